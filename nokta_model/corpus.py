@@ -1,0 +1,96 @@
+"""The training corpus: which files, their licences and sampling weights, the dev split.
+
+Every backend trains from the same mix, so results compare. Human-written prose is
+weighted up (×2) so the machine-written essays (62% of the characters) do not dominate;
+software and interface text stays at ×1. Files under a non-commercial licence are left
+out of anything shipped. The dev split is a stable 2% of lines chosen by hash, never
+taken from ``shared/bench``.
+"""
+
+from __future__ import annotations
+
+import os
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+DEV_PERCENT = 2
+
+
+@dataclass(frozen=True)
+class CorpusFile:
+    name: str
+    kind: str
+    licence: str
+    weight: int
+    commercial: bool = True
+
+
+TRAIN_FILES = (
+    CorpusFile("ud_boun.txt", "essays, news", "CC BY-SA 4.0", 2),
+    CorpusFile("ud_imst.txt", "news, literature", "CC BY-NC-SA 3.0", 2, commercial=False),
+    CorpusFile("ud_kenet.txt", "dictionary examples", "CC BY-SA 4.0", 2),
+    CorpusFile("ud_penn.txt", "translated news", "CC BY-SA 4.0", 1),
+    CorpusFile("ud_tourism.txt", "hotel reviews (upper case)", "CC BY-SA 4.0", 1),
+    CorpusFile("ud_atis.txt", "flight queries", "CC BY-SA 4.0", 1),
+    CorpusFile("ud_framenet.txt", "example sentences", "CC BY-SA 4.0", 2),
+    CorpusFile("ud_gb.txt", "grammar-book examples", "CC BY-SA 4.0", 2),
+    CorpusFile("ud_pud.txt", "translated news, Wikipedia", "CC BY-SA 3.0", 1),
+    CorpusFile("pypi_turkish_treebanks_web.txt", "forums, blogs", "Apache-2.0", 2),
+    CorpusFile("pypi_turkish_treebanks_wiki.txt", "Wikipedia", "Apache-2.0", 2),
+    CorpusFile("gh_yigit_boun_train_detok.txt", "essays, news", "CC BY-SA 4.0", 2),
+    CorpusFile("pypi_ataturk_speeches.txt", "speeches 1906-1938", "public domain", 2),
+    CorpusFile("gh_thquad_contexts.txt", "encyclopedic history", "not stated", 2),
+    CorpusFile("gh_wiki_ner_sents.txt", "Wikipedia sentences", "CC BY-SA 4.0", 2),
+    CorpusFile("gh_tsquad_dev_contexts.txt", "machine-translated SQuAD", "CC BY-SA 4.0", 1),
+    CorpusFile("gh_ahmetax_llm_texts.txt", "machine-written essays", "GPL-3.0", 1),
+    CorpusFile("libreoffice_help_tr.txt", "software help", "MPL-2.0", 1),
+    CorpusFile("manpages_tr.txt", "Unix manual pages", "GPL", 1),
+    CorpusFile("firefox_l10n_tr.txt", "interface strings", "MPL-2.0", 1),
+    CorpusFile("thunderbird_l10n_tr.txt", "interface strings", "MPL-2.0", 1),
+)
+
+LEXICON_FILES = (
+    CorpusFile("hunspell_tr_stems.txt", "hunspell-tr stems", "MPL-2.0", 1),
+    CorpusFile("tesseract_tur.txt", "tesseract-ocr-tur word list", "Apache-2.0", 1),
+    CorpusFile("wordfreq_tr_small.txt", "wordfreq small_tr", "CC BY-SA 4.0", 1),
+)
+
+
+def default_corpus_dir() -> Path:
+    """``$NOKTA_CORPUS`` or ``../shared/corpus`` beside the checkout."""
+    env = os.environ.get("NOKTA_CORPUS")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2] / "shared" / "corpus"
+
+
+def is_dev_line(line: str) -> bool:
+    return zlib.crc32(line.encode("utf-8")) % 100 < DEV_PERCENT
+
+
+def read_lines(path: Path) -> Iterator[str]:
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            line = line.rstrip("\n")
+            if line.strip():
+                yield line
+
+
+def train_files(corpus_dir: Path, commercial_only: bool = True) -> list[tuple[CorpusFile, Path]]:
+    chosen = [f for f in TRAIN_FILES if f.commercial or not commercial_only]
+    found = [(f, corpus_dir / "train" / f.name) for f in chosen]
+    missing = [str(path) for _, path in found if not path.exists()]
+    if missing:
+        raise FileNotFoundError(f"corpus files missing: {', '.join(missing)}")
+    return found
+
+
+def split_lines(corpus_dir: Path, split: str, commercial_only: bool = True) -> Iterator[tuple[CorpusFile, str]]:
+    """Lines of the ``"train"`` or ``"dev"`` split, with the file each came from."""
+    want_dev = split == "dev"
+    for corpus_file, path in train_files(corpus_dir, commercial_only):
+        for line in read_lines(path):
+            if is_dev_line(line) == want_dev:
+                yield corpus_file, line

@@ -1,0 +1,162 @@
+"""The restorer API every backend implements, and ``load_restorer`` to get one.
+
+A backend only ranks spellings for words: it sees each line Turkish-lower-cased and
+NFC-normalised, with its word spans, and returns for every word its candidate
+lower-case spellings (same length as the word) with probabilities, best first. This
+base class does the rest, the same way for every backend: Unicode normalisation,
+case, keeping letters the user typed with diacritics, and the rule that only the
+twelve letters c g i o s u C G I O S U change, each only into its Turkish pair.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from .alphabet import AMBIGUOUS, nfc_with_offsets, restore_letters, tr_lower
+from .spans import Span, word_spans
+
+#: Ranked (lower-case spelling, probability) candidates for one word.
+Ranking = list[tuple[str, float]]
+
+
+@dataclass(frozen=True)
+class Alternative:
+    text: str
+    score: float
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A word whose best spelling differs from what was typed. Offsets are code points."""
+
+    span: Span
+    original: str
+    replacement: str
+    confidence: float
+    alternatives: tuple[Alternative, ...]  # every candidate spelling, best first
+
+
+@dataclass
+class _Line:
+    original: str
+    nfc: str
+    starts: list[int]
+    spans: list[Span]
+
+
+class Restorer(ABC):
+    """Restores Turkish diacritics in lines of text."""
+
+    name: str = "restorer"
+
+    @abstractmethod
+    def rank(self, lines: list[str], spans: list[list[Span]], with_scores: bool) -> list[list[Ranking]]:
+        """Candidate spellings of every word span of every (lower-cased, NFC) line.
+
+        With ``with_scores`` false only the best spelling is needed; its probability
+        may then be left at 1.0.
+        """
+
+    def restore(self, lines: Sequence[str]) -> list[str]:
+        """Each line with diacritics restored; lengths and all other characters kept."""
+        prepared = [self._prepare(line) for line in lines]
+        rankings = self._rank(prepared, with_scores=False)
+        return [self._restore_line(line, ranks) for line, ranks in zip(prepared, rankings)]
+
+    def suggest(self, lines: Sequence[str]) -> list[list[Suggestion]]:
+        """For each line, the words whose best spelling differs from the typed one."""
+        prepared = [self._prepare(line) for line in lines]
+        rankings = self._rank(prepared, with_scores=True)
+        return [self._suggest_line(line, ranks) for line, ranks in zip(prepared, rankings)]
+
+    def _rank(self, prepared: list[_Line], with_scores: bool) -> list[list[Ranking]]:
+        lowered = [tr_lower(line.nfc) for line in prepared]
+        return self.rank(lowered, [line.spans for line in prepared], with_scores)
+
+    @staticmethod
+    def _prepare(line: str) -> _Line:
+        if not isinstance(line, str):
+            raise TypeError(f"expected str, got {type(line).__name__}")
+        nfc, starts = nfc_with_offsets(line)
+        return _Line(line, nfc, starts, word_spans(nfc))
+
+    @staticmethod
+    def _restore_line(line: _Line, rankings: list[Ranking]) -> str:
+        restored_lower = list(tr_lower(line.nfc))
+        for span, ranking in zip(line.spans, rankings):
+            if ranking:
+                restored_lower[span.start : span.end] = ranking[0][0]
+        restored = restore_letters(line.nfc, "".join(restored_lower))
+        return _map_back(line, restored)
+
+    @staticmethod
+    def _suggest_line(line: _Line, rankings: list[Ranking]) -> list[Suggestion]:
+        suggestions = []
+        for span, ranking in zip(line.spans, rankings):
+            typed = line.nfc[span.start : span.end]
+            if not ranking or not any(ch in AMBIGUOUS for ch in typed):
+                continue
+            spelled = _spell_all(typed, ranking)
+            best, confidence = spelled[0]
+            if best == typed:
+                continue
+            suggestions.append(
+                Suggestion(
+                    span=Span(line.starts[span.start], line.starts[span.end]),
+                    original=line.original[line.starts[span.start] : line.starts[span.end]],
+                    replacement=_map_word_back(line, span, best),
+                    confidence=confidence,
+                    alternatives=tuple(Alternative(_map_word_back(line, span, t), p) for t, p in spelled),
+                )
+            )
+        return suggestions
+
+
+def _spell_all(typed: str, ranking: Ranking) -> list[tuple[str, float]]:
+    """Candidates written as the user would see them; duplicates merged, best first."""
+    merged: dict[str, float] = {}
+    for lower, probability in ranking:
+        text = restore_letters(typed, lower)
+        merged[text] = merged.get(text, 0.0) + probability
+    return sorted(merged.items(), key=lambda item: -item[1])
+
+
+def _map_back(line: _Line, restored_nfc: str) -> str:
+    """Carry letter changes made on the NFC text back to the original text."""
+    if restored_nfc == line.nfc:
+        return line.original
+    out = list(line.original)
+    for pos, (before, after) in enumerate(zip(line.nfc, restored_nfc)):
+        if before != after:
+            out[line.starts[pos]] = after
+    return "".join(out)
+
+
+def _map_word_back(line: _Line, span: Span, word_nfc: str) -> str:
+    """The original text of ``span`` with the changed letters of ``word_nfc`` put in."""
+    start, end = line.starts[span.start], line.starts[span.end]
+    out = list(line.original[start:end])
+    for pos, (before, after) in enumerate(zip(line.nfc[span.start : span.end], word_nfc)):
+        if before != after:
+            out[line.starts[span.start + pos] - start] = after
+    return "".join(out)
+
+
+BACKENDS = ("default", "ngram", "neural")
+
+
+def load_restorer(name_or_path: str = "default", device: str = "auto") -> Restorer:
+    """A restorer by backend name (see ``BACKENDS``) or by artifact/checkpoint path."""
+    path = Path(name_or_path)
+    if name_or_path == "ngram" or path.name.endswith(".ngram.npz"):
+        from .ngram.model import NgramRestorer
+
+        return NgramRestorer.load(None if name_or_path == "ngram" else path)
+    if name_or_path in ("default", "neural") or path.suffix == ".safetensors" or path.is_dir():
+        from .neural import load_neural_restorer
+
+        return load_neural_restorer(None if name_or_path in ("default", "neural") else path, device=device)
+    raise ValueError(f"unknown backend {name_or_path!r}: choose one of {', '.join(BACKENDS)} or give a model path")

@@ -1,0 +1,57 @@
+"""Word spans in a line of text, with what is not prose recognised and skipped.
+
+A word is a run of letters (combining marks included) that may carry apostrophe
+suffixes (Ankara'dır, Türkiye’nin) and hyphenated parts (Sened-i). Tokens that are
+URLs, e-mail addresses, paths, numbers or code-like identifiers (snake_case,
+camelCase, dotted.names) yield no words at all.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+_LETTER = r"[^\W\d_]"
+_MARK = r"[\u0300-\u036f]"
+_RUN = rf"{_LETTER}(?:{_LETTER}|{_MARK})*"
+_WORD_RE = re.compile(rf"{_RUN}(?:['’]{_RUN})*(?:-{_RUN}(?:['’]{_RUN})*)*")
+_PART_RE = re.compile(rf"{_RUN}(?:['’]{_RUN})*")
+_TOKEN_RE = re.compile(r"\S+")
+
+_NOT_PROSE_RES = (
+    re.compile(r"^[(<\[\"'“‘]*(?:[a-z][a-z0-9+.-]*://|www\.|mailto:)", re.IGNORECASE),  # URL
+    re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+"),  # e-mail
+    re.compile(r"^[(\[\"'“‘]*(?:~|\.{1,2})?/\S|\\|^[A-Za-z]:[\\/]"),  # path
+    re.compile(r"\w_|_\w"),  # snake_case, __dunder__
+    re.compile(r"[a-zçğıöşü][A-ZÇĞİÖŞÜ]"),  # camelCase
+    re.compile(r"\w\.\w"),  # dotted.names, file.ext, 3.14
+    re.compile(r"[{}=<>#$%^*|`\\]"),  # code or markup symbols inside a token
+)
+
+
+class Span(NamedTuple):
+    """A half-open range ``[start, end)`` of code points in a line."""
+
+    start: int
+    end: int
+
+
+def is_prose_token(token: str) -> bool:
+    """False for URLs, e-mails, paths, identifiers and code-like tokens."""
+    return not any(pattern.search(token) for pattern in _NOT_PROSE_RES)
+
+
+def word_spans(line: str) -> list[Span]:
+    """Spans of the prose words of ``line``, left to right."""
+    spans: list[Span] = []
+    for token in _TOKEN_RE.finditer(line):
+        if not is_prose_token(token.group()):
+            continue
+        offset = token.start()
+        spans.extend(Span(offset + m.start(), offset + m.end()) for m in _WORD_RE.finditer(token.group()))
+    return spans
+
+
+def word_parts(word: str) -> list[Span]:
+    """Spans of the hyphen-separated parts of a word (each with its suffixes)."""
+    return [Span(m.start(), m.end()) for m in _PART_RE.finditer(word)]
