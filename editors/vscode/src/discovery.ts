@@ -1,0 +1,84 @@
+// Finding the `nokta-lsp` executable: nokta.server.path, the selected Python environment, PATH.
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import type * as vscode from "vscode";
+
+export interface Where {
+  configured?: string; // nokta.server.path
+  python?: string; // interpreter of the Python environment selected in VS Code
+  pathEnv?: string; // the PATH variable
+  platform?: NodeJS.Platform;
+  isExecutable?: (file: string) => boolean;
+}
+
+export class ServerNotFound extends Error {}
+
+export function findServer(where: Where): string {
+  const platform = where.platform ?? process.platform;
+  const isExecutable = where.isExecutable ?? executable;
+  const names = platform === "win32" ? ["nokta-lsp.exe", "nokta-lsp.cmd"] : ["nokta-lsp"];
+
+  if (where.configured) {
+    const file = where.configured.replace(/^~(?=$|[/\\])/, os.homedir());
+    if (isExecutable(file)) return file;
+    throw new ServerNotFound(
+      `nokta.server.path is set to "${where.configured}", but that is not an executable file. ` +
+        "Fix the setting, or clear it to use the nokta-lsp of the selected Python environment.",
+    );
+  }
+  const dirs: string[] = [];
+  if (where.python) {
+    const bin = (platform === "win32" ? path.win32 : path.posix).dirname(where.python);
+    dirs.push(bin, ...(platform === "win32" ? [bin + "\\Scripts"] : []));
+  }
+  const separator = platform === "win32" ? ";" : ":";
+  dirs.push(...(where.pathEnv ?? "").split(separator).filter(Boolean));
+  for (const dir of dirs) {
+    for (const name of names) {
+      const file = (platform === "win32" ? path.win32 : path.posix).join(dir, name);
+      if (isExecutable(file)) return file;
+    }
+  }
+  const env = where.python ? ` (selected Python: ${where.python})` : "";
+  throw new ServerNotFound(
+    `Cannot find the nokta-lsp language server in the selected Python environment${env} or on PATH. ` +
+      'Install it with "pip install nokta" there, or set nokta.server.path to the nokta-lsp executable.',
+  );
+}
+
+function executable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The part of the Python extension's API used here (ms-python.python, `environments`). */
+interface PythonApi {
+  environments: {
+    getActiveEnvironmentPath(resource?: vscode.Uri): { path: string };
+    resolveEnvironment(
+      env: { path: string },
+    ): Promise<{ executable: { uri?: vscode.Uri } } | undefined>;
+  };
+}
+
+/** Interpreter of the environment selected in the Python extension, if it is installed. */
+export async function selectedPython(
+  extensions: Pick<typeof vscode.extensions, "getExtension">,
+  resource?: vscode.Uri,
+): Promise<string | undefined> {
+  const extension = extensions.getExtension<PythonApi>("ms-python.python");
+  if (!extension) return undefined;
+  try {
+    const api = extension.isActive ? extension.exports : await extension.activate();
+    const active = api.environments.getActiveEnvironmentPath(resource);
+    const env = await api.environments.resolveEnvironment(active);
+    return env?.executable.uri?.fsPath;
+  } catch {
+    return undefined; // an older Python extension without this API
+  }
+}

@@ -1,0 +1,105 @@
+import * as vscode from "vscode";
+import {
+  DidChangeConfigurationNotification,
+  ExecuteCommandRequest,
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+} from "vscode-languageclient/node";
+import { ServerNotFound, findServer, selectedPython } from "./discovery";
+import {
+  RESTART_KEYS,
+  SECTION,
+  configurationResponse,
+  documentSelector,
+  serverSettings,
+} from "./settings";
+
+let client: LanguageClient | undefined;
+let output: vscode.OutputChannel;
+
+const config = (scopeUri?: string) =>
+  vscode.workspace.getConfiguration(SECTION, scopeUri ? vscode.Uri.parse(scopeUri) : undefined);
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  output = vscode.window.createOutputChannel("Nokta");
+  context.subscriptions.push(
+    output,
+    vscode.commands.registerCommand("nokta.restartServer", restart),
+    vscode.commands.registerCommand("nokta.showOutput", () => output.show()),
+    vscode.commands.registerTextEditorCommand("nokta.editor.restoreDocument", (editor) =>
+      serverCommand("nokta.restoreDocument", editor.document.uri.toString()),
+    ),
+    vscode.commands.registerTextEditorCommand("nokta.editor.restoreSelection", (editor) =>
+      serverCommand(
+        "nokta.restoreSelection",
+        editor.document.uri.toString(),
+        client?.code2ProtocolConverter.asRange(editor.selection),
+      ),
+    ),
+    vscode.workspace.onDidChangeConfiguration(async (event) => {
+      if (RESTART_KEYS.some((key) => event.affectsConfiguration(`${SECTION}.${key}`))) {
+        await restart();
+      } else if (event.affectsConfiguration(SECTION) && client?.isRunning()) {
+        // The server reloads its model itself when backend, modelPath or device change.
+        await client.sendNotification(DidChangeConfigurationNotification.type, {
+          settings: { [SECTION]: serverSettings(config()) },
+        });
+      }
+    }),
+  );
+  // Restarting is the single entry point, so a failed start is reported like any other.
+  await restart();
+}
+
+export function deactivate(): Thenable<void> | undefined {
+  return client?.stop();
+}
+
+async function restart(): Promise<void> {
+  if (client?.needsStop()) await client.stop();
+  client = undefined;
+  let command: string;
+  try {
+    command = findServer({
+      configured: config().get<string>("server.path"),
+      python: await selectedPython(vscode.extensions, vscode.workspace.workspaceFolders?.[0]?.uri),
+      pathEnv: process.env.PATH,
+    });
+  } catch (error) {
+    if (!(error instanceof ServerNotFound)) throw error;
+    output.appendLine(error.message);
+    const choice = await vscode.window.showErrorMessage(error.message, "Open Settings");
+    if (choice) {
+      await vscode.commands.executeCommand("workbench.action.openSettings", "nokta.server.path");
+    }
+    return;
+  }
+  output.appendLine(`Starting ${command} --stdio`);
+  const serverOptions: ServerOptions = { command, args: ["--stdio"] };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: documentSelector(config()),
+    initializationOptions: serverSettings(config()),
+    outputChannel: output,
+    traceOutputChannel: output,
+    middleware: {
+      workspace: { configuration: (params) => configurationResponse(params.items, config) },
+    },
+  };
+  client = new LanguageClient("nokta", "Nokta", serverOptions, clientOptions);
+  try {
+    await client.start();
+  } catch (error) {
+    output.appendLine(`The server did not start: ${error}`);
+    void vscode.window.showErrorMessage(`Nokta: the server did not start (${error}).`, "Show Output")
+      .then((choice) => choice && output.show());
+  }
+}
+
+async function serverCommand(command: string, ...args: unknown[]): Promise<void> {
+  if (!client?.isRunning()) {
+    void vscode.window.showWarningMessage("Nokta: the language server is not running.");
+    return;
+  }
+  await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
+}
