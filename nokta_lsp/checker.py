@@ -1,0 +1,141 @@
+"""Lines -> findings. Pure apart from the suggestion cache; knows nothing of LSP.
+
+The prose of each line (``prose``) in Turkish sentences (``language``) goes to the
+restorer in one batch; suggestions are cached by the text the restorer saw, so a line
+that only moved, or came back after an undo, costs nothing. Settings (threshold,
+ignored words, ambiguity) are applied after the cache, so changing them needs no
+model work.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from nokta_model.alphabet import AMBIGUOUS, tr_lower
+from nokta_model.restorer import Restorer, Suggestion
+
+from .language import keep_turkish
+from .prose import mask_lines
+from .prose_util import blank
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A word to change. Columns are code points in the line."""
+
+    line: int
+    start: int
+    end: int
+    original: str
+    replacement: str
+    confidence: float
+    alternatives: tuple[tuple[str, float], ...]  # (spelling, probability), best first
+    confident: bool
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    threshold: float = 0.9
+    show_ambiguous: bool = False
+    ignore: frozenset[str] = frozenset()  # Turkish-lower-cased words
+    max_line_length: int = 20_000
+
+
+class SuggestionCache:
+    """A bounded LRU of restorer suggestions keyed by the text the restorer saw."""
+
+    def __init__(self, max_lines: int = 100_000):
+        self.max_lines = max_lines
+        self._items: OrderedDict[str, tuple[Suggestion, ...]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, text: str) -> tuple[Suggestion, ...] | None:
+        with self._lock:
+            found = self._items.get(text)
+            if found is not None:
+                self._items.move_to_end(text)
+            return found
+
+    def put(self, text: str, suggestions: Iterable[Suggestion]) -> None:
+        with self._lock:
+            self._items[text] = tuple(suggestions)
+            self._items.move_to_end(text)
+            while len(self._items) > self.max_lines:
+                self._items.popitem(last=False)
+
+
+def model_input(lines: Sequence[str], masker: str, max_line_length: int) -> list[str]:
+    """What the restorer sees: prose of Turkish sentences; over-long lines blanked."""
+    masked = [blank(line) if len(line) > max_line_length else line for line in lines]
+    return keep_turkish(mask_lines(masker, masked))
+
+
+def _worth_asking(text: str) -> bool:
+    return any(ch in AMBIGUOUS for ch in text) and not text.isspace()
+
+
+def suggestions_for(texts: Sequence[str], restorer: Restorer, cache: SuggestionCache) -> list[tuple[Suggestion, ...]]:
+    """Suggestions for every text, asking the restorer once for all texts not cached."""
+    found: dict[str, tuple[Suggestion, ...]] = {}
+    missing: list[str] = []
+    for text in texts:
+        if text in found:
+            continue
+        cached = cache.get(text) if _worth_asking(text) else ()
+        if cached is None:
+            missing.append(text)
+            found[text] = ()
+        else:
+            found[text] = cached
+    if missing:
+        for text, suggestions in zip(missing, restorer.suggest(missing)):
+            cache.put(text, suggestions)
+            found[text] = tuple(suggestions)
+    return [found[text] for text in texts]
+
+
+def check(lines: Sequence[str], masker: str, restorer: Restorer, cache: SuggestionCache, options: CheckOptions) -> list[Finding]:
+    """Findings for a document's lines, in document order."""
+    texts = model_input(lines, masker, options.max_line_length)
+    findings: list[Finding] = []
+    for row, suggestions in enumerate(suggestions_for(texts, restorer, cache)):
+        for suggestion in suggestions:
+            finding = to_finding(row, suggestion, options)
+            if finding is not None:
+                findings.append(finding)
+    return findings
+
+
+def to_finding(row: int, suggestion: Suggestion, options: CheckOptions) -> Finding | None:
+    """The finding for one suggestion, or None when it is filtered out."""
+    if not suggestion.original.isascii():  # typed with a Turkish letter: trusted as written
+        return None
+    if tr_lower(suggestion.original) in options.ignore:
+        return None
+    confident = suggestion.confidence >= options.threshold
+    if not confident and not options.show_ambiguous:
+        return None
+    return Finding(
+        line=row,
+        start=suggestion.span.start,
+        end=suggestion.span.end,
+        original=suggestion.original,
+        replacement=suggestion.replacement,
+        confidence=suggestion.confidence,
+        alternatives=tuple((alt.text, alt.score) for alt in suggestion.alternatives),
+        confident=confident,
+    )
+
+
+def restored_text(line: str, findings: Iterable[Finding]) -> str:
+    """``line`` with the replacements of ``findings`` (all on this line) put in."""
+    out = line
+    for finding in sorted(findings, key=lambda f: -f.start):
+        out = out[: finding.start] + finding.replacement + out[finding.end :]
+    return out

@@ -1,0 +1,138 @@
+"""Typed server settings (section ``nokta``): the single source of truth for every key.
+
+Clients send settings as ``initializationOptions`` and through
+``workspace/configuration``. ``parse_settings`` never raises: a missing key takes its
+default, and an invalid value takes its default with a warning the server shows once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+SECTION = "nokta"
+
+SEVERITIES = ("error", "warning", "information", "hint")
+AMBIGUOUS_MODES = ("hint", "off")
+BACKENDS = ("default", "ngram", "neural")
+DEVICES = ("auto", "cpu", "cuda")
+
+DEFAULT_FILE_TYPES = (
+    "plaintext", "markdown", "gitcommit", "latex", "tex", "restructuredtext", "rst",
+    "html", "asciidoc", "org", "text",
+)  # fmt: skip
+
+#: Keys whose change needs the model to be loaded again.
+MODEL_KEYS = ("backend", "modelPath", "device")
+
+
+@dataclass(frozen=True)
+class Settings:
+    fileTypes: tuple[str, ...] = DEFAULT_FILE_TYPES
+    checkCodeComments: bool = False
+    severity: str = "information"
+    confidenceThreshold: float = 0.9
+    ambiguous: str = "off"
+    debounceMs: int = 200
+    ignoreWords: tuple[str, ...] = ()
+    dictionaryPath: str = ""
+    backend: str = "default"
+    modelPath: str = ""
+    device: str = "auto"
+    maxFileSize: int = 5_000_000
+    maxLineLength: int = 20_000
+
+    def model_key(self) -> tuple[str, str, str]:
+        return (self.backend, self.modelPath, self.device)
+
+
+#: Allowed values of the enumerated keys.
+ENUMS: dict[str, tuple[str, ...]] = {
+    "severity": SEVERITIES,
+    "ambiguous": AMBIGUOUS_MODES,
+    "backend": BACKENDS,
+    "device": DEVICES,
+}
+#: Inclusive (minimum, maximum) of the numeric keys; None means unbounded.
+BOUNDS: dict[str, tuple[float, float | None]] = {
+    "confidenceThreshold": (0.0, 1.0),
+    "debounceMs": (0, None),
+    "maxFileSize": (0, None),
+    "maxLineLength": (0, None),
+}
+
+
+def setting_types() -> dict[str, type]:
+    """Key -> Python type of its value (tuple for string lists)."""
+    return {f.name: _TYPES[f.type] for f in fields(Settings)}
+
+
+_TYPES = {"tuple[str, ...]": tuple, "bool": bool, "str": str, "float": float, "int": int}
+
+
+def _check(key: str, kind: type, value: Any) -> Any:
+    """``value`` converted to the type of ``key``; raises ValueError when it is not valid."""
+    if kind is tuple:
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            raise ValueError("expected a list of strings")
+        return tuple(value)
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise ValueError("expected true or false")
+        return value
+    if kind in (int, float):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError("expected a number")
+        if kind is int and value != int(value):
+            raise ValueError("expected a whole number")
+        low, high = BOUNDS.get(key, (None, None))
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise ValueError(f"expected a number in [{low}, {high if high is not None else '∞'}]")
+        return kind(value)
+    if not isinstance(value, str):
+        raise ValueError("expected a string")
+    if key in ENUMS and value not in ENUMS[key]:
+        raise ValueError(f"expected one of {', '.join(ENUMS[key])}")
+    return value
+
+
+def parse_settings(raw: Any, base: Settings | None = None) -> tuple[Settings, list[str]]:
+    """Settings from a client's JSON object, and warnings for every value not taken.
+
+    Accepts the ``nokta`` object itself or an object holding it under ``nokta``.
+    Keys missing from ``raw`` keep their value in ``base`` (defaults when None).
+    """
+    base = base or Settings()
+    if raw is None:
+        return base, []
+    if not isinstance(raw, dict):
+        return base, [f"nokta settings must be an object, got {type(raw).__name__}; using defaults"]
+    if isinstance(raw.get(SECTION), dict):
+        raw = raw[SECTION]
+    types = setting_types()
+    changes: dict[str, Any] = {}
+    warnings: list[str] = []
+    for key, value in raw.items():
+        if key not in types:
+            warnings.append(f"unknown setting nokta.{key} ignored")
+            continue
+        if value is None:
+            continue
+        try:
+            changes[key] = _check(key, types[key], value)
+        except ValueError as error:
+            default = getattr(Settings(), key)
+            warnings.append(f"nokta.{key}: {error}, got {value!r}; using the default {default!r}")
+            changes[key] = default
+    return replace(base, **changes), warnings
+
+
+def defaults_as_json() -> dict[str, Any]:
+    """Every key with its default, as a client would write it in JSON."""
+    defaults = Settings()
+    return {f.name: _to_json(getattr(defaults, f.name)) for f in fields(Settings)}
+
+
+def _to_json(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
+
