@@ -1,0 +1,38 @@
+"""Dev-split measurements used while training (letters and words of asciified lines)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..alphabet import asciify, fold_key
+from ..spans import word_spans
+from .infer import twin_probabilities
+from .model import CharTagger
+from .vocab import encode_with_labels
+
+
+def dev_metrics(model: CharTagger, lines: list[str]) -> dict[str, float]:
+    """Ambiguous-letter accuracy, word accuracy and mean log-loss on asciified ``lines``."""
+    was_training = model.training
+    model.eval()
+    probabilities = twin_probabilities(model, [fold_key(line) for line in lines])
+    model.train(was_training)
+    letters_right = letters = words_right = words = 0
+    log_loss = 0.0
+    for line, p in zip(lines, probabilities):
+        _, labels = encode_with_labels(line)
+        scored = labels >= 0
+        correct = (p >= 0.5) == (labels == 1)
+        letters += int(scored.sum())
+        letters_right += int((correct & scored).sum())
+        truth = np.clip(np.where(labels[scored] == 1, p[scored], 1 - p[scored]), 1e-7, 1.0)
+        log_loss -= float(np.log(truth).sum())
+        for span in word_spans(asciify(line)):
+            words += 1
+            part = slice(span.start, span.end)
+            words_right += bool((correct[part] | ~scored[part]).all())
+    return {
+        "letter_acc": letters_right / max(letters, 1),
+        "word_acc": words_right / max(words, 1),
+        "log_loss": log_loss / max(letters, 1),
+    }

@@ -1,0 +1,90 @@
+"""Batched inference: per position of each folded line, the probability that the
+letter there is its Turkish twin. Lines are sorted by length and run in batches;
+lines longer than the model's window are cut into overlapping windows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from .model import CharTagger
+from .vocab import BOUNDARY, PAD, encode_key
+
+BATCH_TOKENS = 24_000
+MAX_BATCH = 512
+
+
+@dataclass
+class _Piece:
+    line: int
+    start: int  # offset of the piece in the line's id sequence (boundaries included)
+    ids: np.ndarray
+    keep_from: int  # positions [keep_from, keep_to) of the piece are kept
+    keep_to: int
+
+
+def resolve_device(device: str = "auto") -> torch.device:
+    if device != "auto":
+        try:
+            return torch.device(device)
+        except RuntimeError as error:
+            raise ValueError(f"unknown device {device!r}: {error}") from error
+    if torch.cuda.is_available():
+        return torch.device("cuda")
+    if getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available():
+        return torch.device("mps")
+    return torch.device("cpu")
+
+
+def twin_probabilities(model: CharTagger, keys: list[str]) -> list[np.ndarray]:
+    """For each folded line, float32 P(twin) per code point (0 where no head applies)."""
+    out = [np.zeros(len(key) + 2, dtype=np.float32) for key in keys]
+    pieces = [piece for index, key in enumerate(keys) for piece in _pieces(index, key, model.config)]
+    pieces.sort(key=lambda piece: len(piece.ids))
+    device = next(model.parameters()).device
+    with torch.inference_mode():
+        for batch in _batches(pieces):
+            probabilities = _run(model, batch, device)
+            for piece, row in zip(batch, probabilities):
+                out[piece.line][piece.start + piece.keep_from : piece.start + piece.keep_to] = row[piece.keep_from : piece.keep_to]
+    return [probabilities[1:-1] for probabilities in out]
+
+
+def _run(model: CharTagger, batch: list[_Piece], device: torch.device) -> np.ndarray:
+    width = max(len(piece.ids) for piece in batch)
+    ids = np.full((len(batch), width), PAD, dtype=np.int64)
+    for row, piece in enumerate(batch):
+        ids[row, : len(piece.ids)] = piece.ids
+    ids_tensor = torch.from_numpy(ids).to(device)
+    lengths = torch.tensor([len(piece.ids) for piece in batch])
+    logits, _ = model(ids_tensor, lengths)
+    return torch.sigmoid(model.calibrated(logits, ids_tensor)).float().cpu().numpy()
+
+
+def _pieces(index: int, key: str, config) -> list[_Piece]:
+    ids = np.concatenate(([BOUNDARY], encode_key(key), [BOUNDARY])).astype(np.int64)
+    window, context = config.window, config.window_context
+    if len(ids) <= window:
+        return [_Piece(index, 0, ids, 0, len(ids))]
+    pieces, start, step = [], 0, window - 2 * context
+    while True:
+        last = start + window >= len(ids)
+        keep_from = 0 if start == 0 else context
+        keep_to = len(ids) - start if last else window - context
+        pieces.append(_Piece(index, start, ids[start : start + window], keep_from, keep_to))
+        if last:
+            return pieces
+        start += step
+
+
+def _batches(pieces: list[_Piece]):
+    batch: list[_Piece] = []
+    for piece in pieces:
+        if batch and (len(batch) >= MAX_BATCH or len(piece.ids) * (len(batch) + 1) > BATCH_TOKENS):
+            yield batch
+            batch = []
+        batch.append(piece)
+    if batch:
+        yield batch

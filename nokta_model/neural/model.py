@@ -1,0 +1,155 @@
+"""The character tagger: embedding, a backbone over the whole line, optional
+self-attention, and six binary heads (c/ç g/ğ i/ı o/ö s/ş u/ü), each applied only
+where its letter stands. ``forward(ids, lengths, targets) -> (logits, loss)``."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
+from .config import ModelConfig
+from .vocab import LETTER_OF_ID, NO_LETTER, PAD, VOCAB_SIZE
+
+HEADS = 6
+
+
+class RecurrentBackbone(nn.Module):
+    def __init__(self, config: ModelConfig) -> None:
+        super().__init__()
+        rnn = nn.LSTM if config.backbone == "lstm" else nn.GRU
+        dropout = config.dropout if config.layers > 1 else 0.0
+        self.rnn = rnn(config.embed_dim, config.hidden, config.layers, batch_first=True, bidirectional=True, dropout=dropout)
+        self.out_dim = 2 * config.hidden
+
+    def forward(self, x: torch.Tensor, lengths: torch.Tensor | None) -> torch.Tensor:
+        if lengths is None or bool((lengths == x.shape[1]).all()):
+            return self.rnn(x)[0]
+        packed = pack_padded_sequence(x, lengths.cpu(), batch_first=True, enforce_sorted=False)
+        return pad_packed_sequence(self.rnn(packed)[0], batch_first=True, total_length=x.shape[1])[0]
+
+
+class DilatedCnnBackbone(nn.Module):
+    """Residual 1-D convolutions with dilations 1, 2, 4, ...; padding masked after each."""
+
+    def __init__(self, config: ModelConfig) -> None:
+        super().__init__()
+        self.project = nn.Linear(config.embed_dim, config.hidden)
+        self.convs = nn.ModuleList(
+            nn.Conv1d(config.hidden, config.hidden, config.kernel_size, dilation=2**i, padding=2**i * (config.kernel_size // 2))
+            for i in range(config.layers)
+        )
+        self.norms = nn.ModuleList(nn.LayerNorm(config.hidden) for _ in range(config.layers))
+        self.dropout = nn.Dropout(config.dropout)
+        self.out_dim = config.hidden
+
+    def forward(self, x: torch.Tensor, lengths: torch.Tensor | None) -> torch.Tensor:
+        mask = _valid_mask(x, lengths).unsqueeze(-1)
+        h = self.project(x) * mask
+        for conv, norm in zip(self.convs, self.norms):
+            update = F.gelu(conv(h.transpose(1, 2)).transpose(1, 2))
+            h = norm(h + self.dropout(update)) * mask
+        return h
+
+
+class TransformerBackbone(nn.Module):
+    def __init__(self, config: ModelConfig) -> None:
+        super().__init__()
+        heads = max(config.attention_heads, 4)
+        self.project = nn.Linear(config.embed_dim, config.hidden)
+        layer = nn.TransformerEncoderLayer(config.hidden, heads, 4 * config.hidden, config.dropout, batch_first=True, norm_first=True)
+        self.encoder = nn.TransformerEncoder(layer, config.layers, enable_nested_tensor=False)
+        self.out_dim = config.hidden
+
+    def forward(self, x: torch.Tensor, lengths: torch.Tensor | None) -> torch.Tensor:
+        h = self.project(x) + sinusoidal_positions(x.shape[1], self.out_dim, x.device)
+        return self.encoder(h, src_key_padding_mask=~_valid_mask(x, lengths))
+
+
+class SelfAttention(nn.Module):
+    """Multi-head self-attention with a residual connection, over the backbone output."""
+
+    def __init__(self, dim: int, heads: int, dropout: float) -> None:
+        super().__init__()
+        self.attention = nn.MultiheadAttention(dim, heads, dropout=dropout, batch_first=True)
+        self.norm = nn.LayerNorm(dim)
+
+    def forward(self, h: torch.Tensor, lengths: torch.Tensor | None) -> torch.Tensor:
+        padding = ~_valid_mask(h, lengths)
+        attended = self.attention(h, h, h, key_padding_mask=padding, need_weights=False)[0]
+        return self.norm(h + attended)
+
+
+class CharTagger(nn.Module):
+    def __init__(self, config: ModelConfig) -> None:
+        super().__init__()
+        self.config = config
+        self.embed = nn.Embedding(VOCAB_SIZE, config.embed_dim, padding_idx=PAD)
+        self.backbone = _make_backbone(config)
+        dim = self.backbone.out_dim
+        self.attention = SelfAttention(dim, config.attention_heads, config.dropout) if config.attention_heads else None
+        self.dropout = nn.Dropout(config.dropout)
+        self.heads = nn.Linear(dim, HEADS)
+        # Loss weight of (plain, twin) per head; saved so the logit shift it causes can be undone.
+        self.register_buffer("class_weight", torch.ones(HEADS, 2))
+        self.register_buffer("letter_of_id", torch.from_numpy(LETTER_OF_ID.copy()), persistent=False)
+
+    def forward(
+        self, ids: torch.Tensor, lengths: torch.Tensor | None = None, targets: torch.Tensor | None = None
+    ) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """Per position the logit that the letter there is its Turkish twin (0 where no
+        head applies) and, given ``targets`` (1, 0, or -1 = ignore), the weighted loss."""
+        h = self.backbone(self.embed(ids), lengths)
+        if self.attention is not None:
+            h = self.attention(h, lengths)
+        letters = self.letter_of_id[ids]
+        all_logits = self.heads(self.dropout(h))
+        logits = all_logits.gather(-1, letters.clamp(min=0).unsqueeze(-1)).squeeze(-1)
+        logits = logits.masked_fill(letters == NO_LETTER, 0.0)
+        if targets is None:
+            return logits, None
+        return logits, self._loss(logits, letters, targets)
+
+    def _loss(self, logits: torch.Tensor, letters: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+        scored = (targets >= 0) & (letters != NO_LETTER)
+        target = targets[scored].long()
+        weight = self.class_weight[letters[scored], target]
+        losses = F.binary_cross_entropy_with_logits(logits[scored], target.float(), reduction="none")
+        return (losses * weight).sum() / weight.sum().clamp(min=1e-6)
+
+    def calibrated(self, logits: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
+        """Logits with the class-weight shift removed: log(w_twin / w_plain) per head."""
+        shift = (self.class_weight[:, 1] / self.class_weight[:, 0]).log()
+        letters = self.letter_of_id[ids]
+        return logits - shift[letters.clamp(min=0)] * (letters != NO_LETTER)
+
+
+def sinusoidal_positions(length: int, dim: int, device: torch.device) -> torch.Tensor:
+    position = torch.arange(length, device=device, dtype=torch.float32).unsqueeze(1)
+    rate = torch.exp(torch.arange(0, dim, 2, device=device, dtype=torch.float32) * (-math.log(10000.0) / dim))
+    table = torch.zeros(length, dim, device=device)
+    table[:, 0::2] = torch.sin(position * rate)
+    table[:, 1::2] = torch.cos(position * rate[: dim // 2])
+    return table
+
+
+def _valid_mask(x: torch.Tensor, lengths: torch.Tensor | None) -> torch.Tensor:
+    positions = torch.arange(x.shape[1], device=x.device).unsqueeze(0)
+    if lengths is None:
+        return torch.ones(x.shape[0], x.shape[1], dtype=torch.bool, device=x.device)
+    return positions < lengths.to(x.device).unsqueeze(1)
+
+
+def _make_backbone(config: ModelConfig) -> nn.Module:
+    if config.backbone in ("lstm", "gru"):
+        return RecurrentBackbone(config)
+    if config.backbone == "cnn":
+        return DilatedCnnBackbone(config)
+    return TransformerBackbone(config)
+
+
+def parameter_count(model: nn.Module) -> int:
+    return sum(p.numel() for p in model.parameters())

@@ -1,0 +1,201 @@
+"""The training loop: resumable, budgeted in wall-clock minutes, early-stopped on dev.
+
+A run directory holds ``last.safetensors`` (+ optimizer state, resumed from), ``best``
+(the best dev letter accuracy so far: the model to ship), ``history.json`` and
+``curve.png``. The loop knows the model only through ``forward(ids, targets=...)``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from tqdm import tqdm
+
+from ..corpus import default_corpus_dir
+from .checkpoint import load_model, save_model, write_json
+from .config import TrainConfig
+from .data import batches, class_counts, dev_lines, epoch_chunks, load_streams, mix_description
+from .evaluate_dev import dev_metrics
+from .infer import resolve_device
+from .model import CharTagger, parameter_count
+from .train_state import load_optimizer, save_optimizer
+from .vocab import LETTER_OF_ID
+
+
+def train_neural(
+    config: TrainConfig, run_dir: Path, corpus_dir: Path | None = None, device: str = "auto", progress: bool = True
+) -> dict[str, Any]:
+    """Train (or resume) the model in ``run_dir``; returns the best dev metrics."""
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    corpus_dir = Path(corpus_dir or default_corpus_dir())
+    _seed_everything(config.seed, config.threads)
+    streams = load_streams(corpus_dir, run_dir / "cache", config.commercial_only)
+    dev = dev_lines(corpus_dir, config.dev_lines, config.commercial_only, config.seed)
+    model = CharTagger(config.model).to(resolve_device(device))
+    model.class_weight.copy_(torch.from_numpy(class_weights(class_counts(streams, LETTER_OF_ID), config.class_weight_power)))
+    optimizer = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
+    state = _resume(model, optimizer, run_dir)
+    loop = _Loop(config, run_dir, model, optimizer, state, dev, corpus_dir)
+    loop.run(streams, progress)
+    return state["best"]
+
+
+class _Loop:
+    def __init__(self, config, run_dir, model, optimizer, state, dev, corpus_dir) -> None:
+        self.config, self.run_dir, self.model, self.optimizer = config, run_dir, model, optimizer
+        self.state, self.dev, self.corpus_dir = state, dev, corpus_dir
+        self.started = time.monotonic() - state["seconds"]
+        self.last_save = time.monotonic()
+
+    def run(self, streams, progress: bool) -> None:
+        config, state = self.config, self.state
+        bar = tqdm(total=self._step_budget(), initial=state["step"], disable=not progress, dynamic_ncols=True, mininterval=10)
+        device = next(self.model.parameters()).device
+        self.model.train()
+        while not self._finished():
+            rng = np.random.default_rng(config.seed + state["epoch"])
+            chunks = epoch_chunks(streams, config.seq_len, rng)
+            for next_chunk, ids, labels in batches(streams, chunks, config.seq_len, config.batch_size, state["chunk"]):
+                tick = time.monotonic()
+                loss = self._step(torch.from_numpy(ids.astype(np.int64)).to(device), torch.from_numpy(labels).to(device))
+                state["step"], state["chunk"] = state["step"] + 1, next_chunk
+                state["chars"] += ids.size
+                bar.update(1)
+                bar.set_postfix(loss=f"{loss:.4f}", dev=f"{state['best'].get('letter_acc', 0):.4f}", cps=f"{ids.size / (time.monotonic() - tick):.0f}", refresh=False)
+                self._maybe_evaluate()
+                self._maybe_save()
+                if self._finished():
+                    break
+            else:
+                state["epoch"], state["chunk"] = state["epoch"] + 1, 0
+        self._evaluate()
+        self._save()
+        bar.close()
+
+    def _step(self, ids: torch.Tensor, labels: torch.Tensor) -> float:
+        for group in self.optimizer.param_groups:
+            group["lr"] = self.config.lr * self._lr_scale()
+        _, loss = self.model(ids, targets=labels)
+        self.optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.config.grad_clip)
+        self.optimizer.step()
+        value = loss.item()
+        self.state["recent_loss"] = 0.98 * self.state.get("recent_loss", value) + 0.02 * value
+        return self.state["recent_loss"]
+
+    def _lr_scale(self) -> float:
+        """Linear warm-up, then cosine decay to 5% over the step or time budget."""
+        step = self.state["step"]
+        if step < self.config.warmup_steps:
+            return (step + 1) / self.config.warmup_steps
+        done = min(1.0, self._fraction_done())
+        return 0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * done))
+
+    def _fraction_done(self) -> float:
+        by_steps = self.state["step"] / self.config.max_steps if self.config.max_steps else 0.0
+        by_time = self._elapsed() / (60 * self.config.max_minutes) if self.config.max_minutes else 0.0
+        return max(by_steps, by_time)
+
+    def _step_budget(self) -> int | None:
+        return self.config.max_steps or None
+
+    def _finished(self) -> bool:
+        return self._fraction_done() >= 1.0 or self.state["stale"] >= self.config.patience
+
+    def _elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    def _maybe_evaluate(self) -> None:
+        if self.state["step"] % self.config.eval_every == 0:
+            self._evaluate()
+
+    def _evaluate(self) -> None:
+        state = self.state
+        if state["history"] and state["history"][-1]["step"] == state["step"]:
+            return
+        metrics = dev_metrics(self.model, self.dev)
+        record = {"step": state["step"], "chars": state["chars"], "minutes": self._elapsed() / 60, "train_loss": state.get("recent_loss")}
+        state["history"].append(record | metrics)
+        if metrics["letter_acc"] > state["best"].get("letter_acc", -1.0):
+            state["best"], state["stale"] = record | metrics, 0
+            save_model(self.model, self.run_dir / "best.safetensors", self._description())
+        else:
+            state["stale"] += 1
+        tqdm.write(f"step {state['step']}: dev letter acc {metrics['letter_acc']:.5f}, word acc {metrics['word_acc']:.5f}, log-loss {metrics['log_loss']:.4f}")
+        write_json(self.run_dir / "history.json", {"history": state["history"], "best": state["best"]})
+        save_curve(state["history"], self.run_dir / "curve.png")
+
+    def _maybe_save(self) -> None:
+        if time.monotonic() - self.last_save >= 60 * self.config.checkpoint_minutes:
+            self._save()
+
+    def _save(self) -> None:
+        self.state["seconds"] = self._elapsed()
+        save_model(self.model, self.run_dir / "last.safetensors", self._description())
+        save_optimizer(self.optimizer, self.run_dir / "optimizer.safetensors", self.state)
+        self.last_save = time.monotonic()
+
+    def _description(self) -> dict[str, Any]:
+        return {
+            "train_config": asdict(self.config),
+            "data_mix": mix_description(self.config.commercial_only),
+            "parameters": parameter_count(self.model),
+            "trained": {key: self.state[key] for key in ("step", "epoch", "chars")} | {"minutes": self._elapsed() / 60},
+            "best_dev": self.state["best"],
+        }
+
+
+def class_weights(counts: np.ndarray, power: float) -> np.ndarray:
+    """(6, 2) loss weights: (inverse class frequency per head) ** power, mean 1 per head."""
+    frequency = counts / counts.sum(axis=1, keepdims=True).clip(min=1)
+    weights = (1.0 / frequency.clip(min=1e-6)) ** power
+    return (weights / (weights * frequency).sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def save_curve(history: list[dict[str, Any]], path: Path) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from matplotlib import pyplot
+    except ImportError:
+        return
+    figure, (left, right) = pyplot.subplots(1, 2, figsize=(10, 4))
+    millions = [record["chars"] / 1e6 for record in history]
+    left.plot(millions, [record["train_loss"] or float("nan") for record in history], label="train loss")
+    left.plot(millions, [record["log_loss"] for record in history], label="dev log-loss")
+    right.plot(millions, [record["letter_acc"] for record in history], label="dev letter accuracy")
+    right.plot(millions, [record["word_acc"] for record in history], label="dev word accuracy")
+    for axis in (left, right):
+        axis.set_xlabel("training characters (millions)")
+        axis.legend()
+        axis.grid(alpha=0.3)
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    pyplot.close(figure)
+
+
+def _resume(model: CharTagger, optimizer: torch.optim.Optimizer, run_dir: Path) -> dict[str, Any]:
+    fresh = {"step": 0, "epoch": 0, "chunk": 0, "chars": 0, "seconds": 0.0, "stale": 0, "best": {}, "history": []}
+    if not (run_dir / "last.safetensors").exists() or not (run_dir / "optimizer.safetensors").exists():
+        return fresh
+    saved, _ = load_model(run_dir / "last.safetensors", next(model.parameters()).device)
+    model.load_state_dict(saved.state_dict())
+    return fresh | load_optimizer(optimizer, run_dir / "optimizer.safetensors")
+
+
+def _seed_everything(seed: int, threads: int) -> None:
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+    if threads > 0:
+        torch.set_num_threads(threads)
