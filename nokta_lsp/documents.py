@@ -75,6 +75,8 @@ class Document:
     #: Plain findings of the last analysis, and the version they belong to.
     findings: list[Any] = field(default_factory=list)
     analysed_version: int | None = None
+    result_id: str = ""
+    diagnostics: list[Any] = field(default_factory=list)
 
     @classmethod
     def create(cls, uri: str, language_id: str, version: int, text: str) -> Document:

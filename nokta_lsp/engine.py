@@ -1,0 +1,79 @@
+"""The loaded restorer and its suggestion cache, loaded off the message loop.
+
+``Engine.load`` runs in a thread: the configured backend (or model file) first and,
+when that fails, the count-based backend, so the server keeps serving. A model file
+path is only ever handed to ``load_restorer``, which reads it as data.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from typing import Callable
+
+from nokta_model.restorer import Restorer, load_restorer
+
+from .checker import SuggestionCache
+
+log = logging.getLogger(__name__)
+
+FALLBACK_BACKEND = "ngram"
+
+
+@dataclass(frozen=True)
+class Model:
+    """A restorer with the cache of its own suggestions (never shared with another)."""
+
+    restorer: Restorer
+    cache: SuggestionCache
+    description: str
+
+
+@dataclass(frozen=True)
+class LoadOutcome:
+    model: Model | None
+    error: str | None  # why the configured model could not be used, if it could not
+
+
+def load_model(backend: str, model_path: str, device: str, loader: Callable[..., Restorer] | None = None) -> LoadOutcome:
+    """The configured model, else the fallback backend with the reason in ``error``."""
+    loader = loader or load_restorer
+    wanted = model_path or backend
+    try:
+        return LoadOutcome(Model(loader(wanted, device=device), SuggestionCache(), wanted), None)
+    except Exception as error:  # any failure of a model file or backend: fall back, never crash
+        log.exception("loading the %r model failed", wanted)
+        reason = f"nokta: could not load the {wanted!r} model ({error})"
+    if wanted == FALLBACK_BACKEND:
+        return LoadOutcome(None, reason)
+    try:
+        model = Model(loader(FALLBACK_BACKEND, device="cpu"), SuggestionCache(), FALLBACK_BACKEND)
+        return LoadOutcome(model, f"{reason}; using the {FALLBACK_BACKEND!r} backend instead")
+    except Exception as error:
+        log.exception("loading the fallback model failed")
+        return LoadOutcome(None, f"{reason}; the {FALLBACK_BACKEND!r} backend failed too ({error}); nothing is checked")
+
+
+class Engine:
+    """Holds the current model; swaps it atomically when a reload finishes."""
+
+    def __init__(self) -> None:
+        self.model: Model | None = None
+        self.key: tuple[str, str, str] | None = None
+        self.loading = threading.Event()
+
+    def start_loading(self, key: tuple[str, str, str], done: Callable[[LoadOutcome], None]) -> None:
+        """Load ``(backend, modelPath, device)`` in a thread; ``done`` gets the outcome."""
+        self.key = key
+        self.loading.set()
+
+        def run() -> None:
+            outcome = load_model(*key)
+            if self.key == key:  # a newer configuration may have asked for another model
+                if outcome.model is not None:  # keep the old model when nothing loaded
+                    self.model = outcome.model
+                self.loading.clear()
+                done(outcome)
+
+        threading.Thread(target=run, name="nokta-model-loader", daemon=True).start()

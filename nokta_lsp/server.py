@@ -1,0 +1,229 @@
+"""The language server: its state and what handlers call; handlers are in ``handlers``.
+
+Mutations (documents, settings) happen on the event loop; analysis runs on snapshots
+in the scheduler's worker thread and comes back as an ``Analysis`` that is published
+only for the version it was computed for.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
+from pygls.protocol.json_rpc import JsonRPCNotification
+
+from . import actions
+from .checker import CheckOptions, Finding, check
+from .diagnostics import result_id, to_diagnostics
+from .dictionary import SCOPES, Dictionary
+from .documents import Document, DocumentStore
+from .engine import Engine, LoadOutcome
+from .prose import masker_for
+from .scheduler import Scheduler, Snapshot
+from .settings import Settings, parse_settings
+
+log = logging.getLogger(__name__)
+
+try:
+    VERSION = metadata.version("nokta")
+except metadata.PackageNotFoundError:  # running from a source tree
+    VERSION = "0.0.0"
+
+
+@dataclass(frozen=True)
+class Analysis:
+    findings: list[Finding]
+    diagnostics: list[types.Diagnostic]
+    result_id: str
+
+
+class NoktaProtocol(LanguageServerProtocol):
+    """pygls' protocol, with documents kept only by ``DocumentStore`` (once, not twice)
+    and requests whose parameters cannot be read answered with an error."""
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params):
+        yield self.fm.features[types.TEXT_DOCUMENT_DID_OPEN], (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params):
+        yield self.fm.features[types.TEXT_DOCUMENT_DID_CHANGE], (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params):
+        yield self.fm.features[types.TEXT_DOCUMENT_DID_CLOSE], (params,), None
+
+    def structure_message(self, data: dict[str, Any]):
+        try:
+            return super().structure_message(data)
+        except Exception as error:
+            if "id" in data and "method" in data:
+                self._send_response(data["id"], error=types.ResponseError(code=-32602, message=f"invalid params: {error.__cause__ or error}"))
+            return JsonRPCNotification(method="", jsonrpc="invalid", params=None)  # dropped by handle_message
+
+
+class NoktaServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("nokta-lsp", VERSION, protocol_cls=NoktaProtocol, max_workers=2)
+        self.store = DocumentStore()
+        self.settings = Settings()
+        self.engine = Engine()
+        self.dictionary = Dictionary()
+        self.scheduler = Scheduler(self.store, self.analyse, self.deliver)
+        self.pull_diagnostics = False
+        self.root: str | None = None
+        self._skipped: set[str] = set()
+        self._progress = 0
+
+    # --- settings and model -----------------------------------------------------------
+
+    def apply_settings(self, raw: Any) -> None:
+        """Take new settings (never raises); reload the model when its keys changed."""
+        settings, warnings = parse_settings(raw, self.settings)
+        for warning in warnings:
+            log.warning(warning)
+            self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=warning))
+        model_changed = settings.model_key() != self.settings.model_key()
+        self.settings = settings
+        self.scheduler.delay_s = settings.debounceMs / 1000
+        self.dictionary.configure(settings.ignoreWords, settings.dictionaryPath, self.root)
+        if model_changed and self.engine.key is not None:
+            self.load_model()
+        self.refresh()
+
+    def load_model(self) -> None:
+        self._progress += 1
+        token = f"nokta-load-{self._progress}"
+        capabilities = self.client_capabilities.window
+        progress = bool(capabilities and capabilities.work_done_progress)
+        if progress:
+            self.work_done_progress.create(token)
+            self.work_done_progress.begin(token, types.WorkDoneProgressBegin(title="Loading nokta model", message=self.settings.backend))
+        loop = self.scheduler.loop
+
+        def done(outcome: LoadOutcome) -> None:
+            loop.call_soon_threadsafe(self._model_loaded, outcome, token if progress else None)
+
+        self.engine.start_loading(self.settings.model_key(), done)
+
+    def _model_loaded(self, outcome: LoadOutcome, token: str | None) -> None:
+        if token is not None:
+            message = outcome.model.description if outcome.model else "failed"
+            self.work_done_progress.end(token, types.WorkDoneProgressEnd(message=message))
+        if outcome.error:
+            kind = types.MessageType.Warning if outcome.model else types.MessageType.Error
+            self.window_show_message(types.ShowMessageParams(type=kind, message=outcome.error))
+        log.info("model ready: %s", outcome.model.description if outcome.model else None)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Analyse every open document again (settings or model changed)."""
+        for document in self.store.all():
+            document.analysed_version = None
+        self.scheduler.schedule_all(0)
+        workspace = self.client_capabilities.workspace
+        if self.pull_diagnostics and workspace and workspace.diagnostics and workspace.diagnostics.refresh_support:
+            self.workspace_diagnostic_refresh(None)
+
+    # --- analysis (worker thread) -------------------------------------------------------
+
+    def options_for(self, uri: str) -> CheckOptions:
+        s = self.settings
+        return CheckOptions(s.confidenceThreshold, s.ambiguous == "hint", self.dictionary.words_for(uri), s.maxLineLength)
+
+    def analyse(self, snapshot: Snapshot) -> Analysis | None:
+        settings = self.settings
+        masker = masker_for(snapshot.language_id, settings.fileTypes, settings.checkCodeComments)
+        if masker is None or self._too_big(snapshot, settings):
+            return Analysis([], [], result_id([], settings.severity))
+        model = self.engine.model
+        if model is None:
+            return None  # analysed again once the model is loaded
+        findings = check(snapshot.lines, masker, model.restorer, model.cache, self.options_for(snapshot.uri))
+        diagnostics = to_diagnostics(findings, snapshot.lines, self.store.codec, settings.severity)
+        return Analysis(findings, diagnostics, result_id(findings, settings.severity))
+
+    def _too_big(self, snapshot: Snapshot, settings: Settings) -> bool:
+        if snapshot.size <= settings.maxFileSize:
+            self._skipped.discard(snapshot.uri)
+            return False
+        if snapshot.uri not in self._skipped:
+            self._skipped.add(snapshot.uri)
+            log.warning("%s has %d characters, more than maxFileSize %d: not checked", snapshot.uri, snapshot.size, settings.maxFileSize)
+        return True
+
+    # --- results (event loop) -----------------------------------------------------------
+
+    def deliver(self, snapshot: Snapshot, analysis: Analysis) -> None:
+        document = self.store.get(snapshot.uri)
+        if document is None:
+            return
+        document.findings = analysis.findings
+        document.analysed_version = snapshot.version
+        document.result_id = analysis.result_id
+        document.diagnostics = analysis.diagnostics
+        if not self.pull_diagnostics:
+            params = types.PublishDiagnosticsParams(uri=snapshot.uri, diagnostics=analysis.diagnostics, version=snapshot.version)
+            self.text_document_publish_diagnostics(params)
+
+    def analysis_diagnostics(self, uri: str) -> list[types.Diagnostic]:
+        document = self.store.get(uri)
+        return document.diagnostics if document is not None and document.analysed_version == document.version else []
+
+    def current_findings(self, uri: str) -> list[Finding]:
+        """Findings of the document's current version ([] while it is being analysed)."""
+        document = self.store.get(uri)
+        if document is None or document.analysed_version != document.version:
+            return []
+        return document.findings
+
+    # --- code actions and commands --------------------------------------------------------
+
+    def code_actions(self, params: types.CodeActionParams) -> list[types.CodeAction]:
+        document = self.store.get(params.text_document.uri)
+        if document is None:
+            return []
+        kinds = params.context.only
+        result: list[types.CodeAction] = []
+        if actions.wanted(kinds, types.CodeActionKind.QuickFix):
+            for diagnostic in actions.nokta_diagnostics(params.context.diagnostics):
+                result.extend(actions.quick_fixes(document.uri, diagnostic))
+        findings = self.current_findings(document.uri)
+        selection = actions.in_range(findings, *self._clamped_range(document, params.range))
+        extra = actions.document_actions(document, findings, selection, self.store.codec)
+        return result + [action for action in extra if actions.wanted(kinds, str(action.kind))]
+
+    def _clamped_range(self, document: Document, range_: types.Range) -> tuple[tuple[int, int], tuple[int, int]]:
+        codec = self.store.codec
+        return document.clamp(range_.start.line, range_.start.character, codec), document.clamp(range_.end.line, range_.end.character, codec)
+
+    def apply_restore(self, argument: dict[str, Any], selection: bool) -> bool:
+        """Send a workspace/applyEdit restoring the document (or a range); False if nothing to do."""
+        document = self.store.get(argument["uri"])
+        if document is None:
+            raise ValueError(f"document not open: {argument['uri']}")
+        findings = self.current_findings(document.uri)
+        if selection:
+            range_ = self.protocol._converter.structure(argument.get("range"), types.Range)
+            findings = actions.in_range(findings, *self._clamped_range(document, range_))
+        edit = actions.restore_edit(document, findings, self.store.codec)
+        if edit is None:
+            return False
+        self.workspace_apply_edit(types.ApplyWorkspaceEditParams(edit=edit, label="Restore Turkish diacritics"))
+        return True
+
+    def ignore_word(self, argument: dict[str, Any]) -> str:
+        """Record the word in its scope's dictionary and analyse again; returns where."""
+        word, scope = argument.get("word"), argument.get("scope", "workspace")
+        if not isinstance(word, str) or not word.strip() or scope not in SCOPES:
+            raise ValueError(f"expected a word and a scope in {', '.join(SCOPES)}")
+        where = self.dictionary.add(word.strip(), scope, argument["uri"])
+        log.info("ignoring %r (%s)", word, where)
+        self.refresh()
+        return where

@@ -1,0 +1,123 @@
+"""Helpers for end-to-end tests: start the server, open documents, wait for diagnostics."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient
+from pygls.protocol import default_converter
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+
+HERE = Path(__file__).resolve().parent
+FAKE_SERVER = [sys.executable, str(HERE / "fake_server.py"), "--stdio"]
+REAL_SERVER = [sys.executable, "-m", "nokta_lsp", "--stdio"]
+
+
+def make_client() -> LanguageClient:
+    """pytest-lsp's client that also keeps every publish (with version) and applied edit."""
+    client = LanguageClient(converter_factory=default_converter)
+    client.published = {}
+    client.publish_log = []
+    client.applied_edits = []
+
+    def publish(client: LanguageClient, params: types.PublishDiagnosticsParams) -> None:
+        client.published[params.uri] = params
+        client.publish_log.append(params)
+        client.diagnostics[params.uri] = params.diagnostics
+
+    def apply_edit(client: LanguageClient, params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
+        client.applied_edits.append(params.edit)
+        return types.ApplyWorkspaceEditResult(applied=True)
+
+    features = {**DEFAULT_CLIENT_FEATURES, types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: publish, types.WORKSPACE_APPLY_EDIT: apply_edit}
+    register_lsp_features(client, features)
+    return client
+
+
+def config(command: list[str]) -> ClientServerConfig:
+    return ClientServerConfig(server_command=command, client_factory=make_client)
+
+
+def capabilities(encodings: list[str] | None = None, pull: bool = False, configuration: bool = True) -> types.ClientCapabilities:
+    return types.ClientCapabilities(
+        general=types.GeneralClientCapabilities(position_encodings=encodings) if encodings else None,
+        window=types.WindowClientCapabilities(work_done_progress=True, show_message=types.ShowMessageRequestClientCapabilities()),
+        workspace=types.WorkspaceClientCapabilities(
+            configuration=configuration,
+            apply_edit=True,
+            diagnostics=types.DiagnosticWorkspaceClientCapabilities(refresh_support=True) if pull else None,
+        ),
+        text_document=types.TextDocumentClientCapabilities(
+            diagnostic=types.DiagnosticClientCapabilities(dynamic_registration=False) if pull else None,
+            publish_diagnostics=types.PublishDiagnosticsClientCapabilities(version_support=True),
+            code_action=types.CodeActionClientCapabilities(
+                code_action_literal_support=types.ClientCodeActionLiteralOptions(
+                    code_action_kind=types.ClientCodeActionKindOptions(value_set=[k for k in types.CodeActionKind])
+                )
+            ),
+        ),
+    )
+
+
+async def initialize(client: LanguageClient, options: dict[str, Any] | None = None, root: Path | None = None, **caps: Any) -> types.InitializeResult:
+    settings = {"debounceMs": 0, **(options or {})}
+    client.set_configuration(settings, section="nokta")
+    return await client.initialize_session(
+        types.InitializeParams(
+            capabilities=capabilities(**caps),
+            initialization_options=settings,
+            root_uri=root.as_uri() if root else None,
+        )
+    )
+
+
+def open_document(client: LanguageClient, uri: str, text: str, language_id: str = "plaintext", version: int = 1) -> None:
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(uri=uri, language_id=language_id, version=version, text=text))
+    )
+
+
+def change_document(client: LanguageClient, uri: str, version: int, *changes: tuple[types.Range | None, str]) -> None:
+    events = [types.TextDocumentContentChangeWholeDocument(text=text) if rng is None else types.TextDocumentContentChangePartial(range=rng, text=text) for rng, text in changes]
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version), content_changes=events)
+    )
+
+
+def span(line: int, start: int, end: int) -> types.Range:
+    return types.Range(start=types.Position(line=line, character=start), end=types.Position(line=line, character=end))
+
+
+async def diagnostics_for(client: LanguageClient, uri: str, version: int, timeout: float = 20.0) -> list[types.Diagnostic]:
+    """Wait for diagnostics published for ``version`` of ``uri``; fail on any other version."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        params = client.published.get(uri)
+        if params is not None and params.version == version:
+            return list(params.diagnostics)
+        remaining = deadline - asyncio.get_running_loop().time()
+        if remaining <= 0:
+            raise TimeoutError(f"no diagnostics for {uri} version {version}")
+        await asyncio.sleep(0.01)
+
+
+def words(diagnostics: list[types.Diagnostic]) -> list[str]:
+    return [d.message for d in diagnostics]
+
+
+def apply_edits(text: str, edits: list[types.TextEdit]) -> str:
+    """Apply LSP text edits (UTF-16 positions) to ``text`` the way an editor does."""
+    lines = text.split("\n")
+
+    def offset(position: types.Position) -> int:
+        before = sum(len(line) + 1 for line in lines[: position.line])
+        units = lines[position.line].encode("utf-16-le", "surrogatepass")[: 2 * position.character]
+        return before + len(units.decode("utf-16-le", "surrogatepass"))
+
+    for edit in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        text = text[: offset(edit.range.start)] + edit.new_text + text[offset(edit.range.end) :]
+    return text

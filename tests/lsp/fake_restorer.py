@@ -1,0 +1,31 @@
+"""A restorer with a tiny fixed lexicon, so server tests need no trained model."""
+
+from __future__ import annotations
+
+from nokta_model.restorer import Restorer
+from nokta_model.spans import Span
+
+#: ASCII lower-case word -> (spelling, probability) best first.
+LEXICON: dict[str, list[tuple[str, float]]] = {
+    "bugun": [("bugün", 0.99), ("bugun", 0.01)],
+    "cok": [("çok", 0.99), ("cok", 0.01)],
+    "guzel": [("güzel", 0.995), ("guzel", 0.005)],
+    "hava": [("hava", 1.0)],
+    "yasa": [("yasa", 0.55), ("yaşa", 0.45)],
+    "aci": [("acı", 0.5), ("açı", 0.4), ("aci", 0.1)],
+    "is": [("iş", 0.97), ("is", 0.03)],
+    "sure": [("süre", 0.97), ("sure", 0.03)],
+    "ogrenci": [("öğrenci", 0.99), ("ogrenci", 0.01)],
+    "istanbul": [("istanbul", 1.0)],
+}
+
+
+class FakeRestorer(Restorer):
+    name = "fake"
+
+    def __init__(self) -> None:
+        self.calls: list[list[str]] = []
+
+    def rank(self, lines: list[str], spans: list[list[Span]], with_scores: bool):
+        self.calls.append(list(lines))
+        return [[list(LEXICON.get(line[s.start : s.end], [])) for s in line_spans] for line, line_spans in zip(lines, spans)]

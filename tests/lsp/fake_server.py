@@ -1,0 +1,21 @@
+"""Run nokta-lsp with the fake restorer (model name "broken" fails to load)."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from fake_restorer import FakeRestorer  # noqa: E402
+
+from nokta_lsp import engine  # noqa: E402
+from nokta_lsp.cli import main  # noqa: E402
+
+
+def load_fake(name_or_path: str, device: str = "auto") -> FakeRestorer:
+    if name_or_path == "broken":
+        raise ValueError("this model is broken on purpose")
+    return FakeRestorer()
+
+
+engine.load_restorer = load_fake
+sys.exit(main(sys.argv[1:]))
