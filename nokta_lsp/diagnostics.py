@@ -33,7 +33,7 @@ def finding_range(finding: Finding, lines: Sequence[str], codec: Codec) -> types
 def message(finding: Finding) -> str:
     if finding.confident:
         return f"{finding.original} → {finding.replacement}"
-    options = " or ".join(text for text, _ in finding.alternatives[:3])
+    options = " or ".join([text for text, _ in finding.alternatives if text != finding.original][:3])
     return f"{finding.original}: {options}?"
 
 

@@ -90,12 +90,14 @@ class NoktaServer(LanguageServer):
             log.warning(warning)
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=warning))
         model_changed = settings.model_key() != self.settings.model_key()
+        changed = settings != self.settings
         self.settings = settings
         self.scheduler.delay_s = settings.debounceMs / 1000
         self.dictionary.configure(settings.ignoreWords, settings.dictionaryPath, self.root)
         if model_changed and self.engine.key is not None:
             self.load_model()
-        self.refresh()
+        elif changed:
+            self.refresh()
 
     def load_model(self) -> None:
         self._progress += 1
@@ -123,12 +125,12 @@ class NoktaServer(LanguageServer):
         self.refresh()
 
     def refresh(self) -> None:
-        """Analyse every open document again (settings or model changed)."""
-        for document in self.store.all():
-            document.analysed_version = None
+        """Analyse every open document again (settings, dictionary or model changed)."""
         self.scheduler.schedule_all(0)
+
+    def _ask_client_to_pull(self) -> None:
         workspace = self.client_capabilities.workspace
-        if self.pull_diagnostics and workspace and workspace.diagnostics and workspace.diagnostics.refresh_support:
+        if workspace and workspace.diagnostics and workspace.diagnostics.refresh_support:
             self.workspace_diagnostic_refresh(None)
 
     # --- analysis (worker thread) -------------------------------------------------------
@@ -164,11 +166,15 @@ class NoktaServer(LanguageServer):
         document = self.store.get(snapshot.uri)
         if document is None:
             return
+        reanalysed = document.analysed_version == snapshot.version and document.result_id != analysis.result_id
         document.findings = analysis.findings
         document.analysed_version = snapshot.version
         document.result_id = analysis.result_id
         document.diagnostics = analysis.diagnostics
-        if not self.pull_diagnostics:
+        if self.pull_diagnostics:
+            if reanalysed:  # same text, new result: settings or model changed
+                self._ask_client_to_pull()
+        else:
             params = types.PublishDiagnosticsParams(uri=snapshot.uri, diagnostics=analysis.diagnostics, version=snapshot.version)
             self.text_document_publish_diagnostics(params)
 

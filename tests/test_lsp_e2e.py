@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 import pytest_lsp
 from lsprotocol import types
@@ -42,3 +44,131 @@ async def test_open_flags_words_and_quick_fix_gives_exact_text(client: LanguageC
 
     fix_all = [a for a in actions if a.kind == "source.fixAll.nokta"]
     assert apply_edits(text, fix_all[0].edit.changes["file:///a.txt"]) == "Bugün hava çok güzel.\nİkinci satır doğru."
+
+
+async def test_incremental_edits_update_diagnostics(client: LanguageClient):
+    await initialize(client)
+    open_document(client, "file:///b.txt", "hava guzel\nikinci satir\n")
+    assert words(await diagnostics_for(client, "file:///b.txt", 1)) == ["guzel → güzel"]
+    change_document(client, "file:///b.txt", 2, (span(1, 0, 6), "cok"))
+    diagnostics = await diagnostics_for(client, "file:///b.txt", 2)
+    assert words(diagnostics) == ["guzel → güzel", "cok → çok"]
+    assert diagnostics[1].range == span(1, 0, 3)
+    change_document(client, "file:///b.txt", 3, (types.Range(start=types.Position(line=0, character=0), end=types.Position(line=1, character=0)), ""))
+    diagnostics = await diagnostics_for(client, "file:///b.txt", 3)
+    assert words(diagnostics) == ["cok → çok"] and diagnostics[0].range == span(0, 0, 3)
+
+
+@pytest.mark.parametrize("encoding, start", [("utf-16", 5), ("utf-8", 7), ("utf-32", 4)])
+async def test_position_encodings_give_exact_ranges_after_emoji(client: LanguageClient, encoding: str, start: int):
+    result = await initialize(client, encodings=[encoding])
+    assert result.capabilities.position_encoding == encoding
+    open_document(client, "file:///e.txt", "a😀 b cok")
+    # "a😀 b " is 5 code points: 6 UTF-16 units, 8 UTF-8 bytes; "cok" starts after it
+    diagnostics = await diagnostics_for(client, "file:///e.txt", 1)
+    assert [d.range for d in diagnostics] == [span(0, start + 1, start + 4)]
+
+
+async def test_configuration_change_takes_effect(client: LanguageClient):
+    await initialize(client)
+    open_document(client, "file:///c.txt", "aci cok")
+    assert words(await diagnostics_for(client, "file:///c.txt", 1)) == ["cok → çok"]
+    client.set_configuration({"debounceMs": 0, "ambiguous": "hint", "severity": "warning"}, section="nokta")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    await asyncio.sleep(0.3)
+    diagnostics = list(client.published["file:///c.txt"].diagnostics)
+    assert [(d.message, d.severity) for d in diagnostics] == [
+        ("aci: acı or açı?", types.DiagnosticSeverity.Hint),
+        ("cok → çok", types.DiagnosticSeverity.Warning),
+    ]
+
+
+async def test_ignore_word_command_writes_dictionary_and_diagnostic_disappears(client: LanguageClient, tmp_path):
+    await initialize(client, root=tmp_path)
+    uri = (tmp_path / "d.txt").as_uri()
+    open_document(client, uri, "cok guzel")
+    assert len(await diagnostics_for(client, uri, 1)) == 2
+    where = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="nokta.addToDictionary", arguments=[{"uri": uri, "word": "cok", "scope": "workspace"}])
+    )
+    assert (tmp_path / ".nokta-words.txt").read_text(encoding="utf-8") == "cok\n"
+    assert where == str(tmp_path / ".nokta-words.txt")
+    await asyncio.sleep(0.3)
+    assert words(client.published[uri].diagnostics) == ["guzel → güzel"]
+
+
+async def test_restore_document_command_applies_edit(client: LanguageClient):
+    await initialize(client)
+    text = "Bugun cok guzel 😀 ve cok"
+    open_document(client, "file:///r.txt", text)
+    await diagnostics_for(client, "file:///r.txt", 1)
+    applied = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="nokta.restoreDocument", arguments=[{"uri": "file:///r.txt"}])
+    )
+    assert applied is True
+    edit = client.applied_edits[-1]
+    assert apply_edits(text, edit.changes["file:///r.txt"]) == "Bugün çok güzel 😀 ve çok"
+
+
+async def test_pull_diagnostics_without_publishing(client: LanguageClient):
+    result = await initialize(client, pull=True)
+    assert result.capabilities.diagnostic_provider is not None
+    open_document(client, "file:///p.txt", "cok guzel")
+    report = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri="file:///p.txt")))
+    assert [d.message for d in report.items] == ["cok → çok", "guzel → güzel"]
+    again = await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri="file:///p.txt"), previous_result_id=report.result_id)
+    )
+    assert again.kind == "unchanged" and again.result_id == report.result_id
+    change_document(client, "file:///p.txt", 2, (span(0, 0, 3), "hava"))
+    changed = await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri="file:///p.txt"), previous_result_id=report.result_id)
+    )
+    assert [d.message for d in changed.items] == ["guzel → güzel"]
+    assert "file:///p.txt" not in client.published
+
+
+async def test_hover_shows_suggestion_and_alternatives(client: LanguageClient):
+    await initialize(client)
+    open_document(client, "file:///h.txt", "cok")
+    await diagnostics_for(client, "file:///h.txt", 1)
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri="file:///h.txt"), position=types.Position(line=0, character=1))
+    )
+    assert "**çok**" in hover.contents.value and "99%" in hover.contents.value
+
+
+async def test_markdown_code_and_english_are_not_flagged(client: LanguageClient):
+    await initialize(client)
+    text = "# Baslik\n\nBugun `cok` [link](http://x/cok).\n\n```\ncok\n```\n\nThis is the sure thing on the table.\n"
+    open_document(client, "file:///m.md", text, language_id="markdown")
+    assert words(await diagnostics_for(client, "file:///m.md", 1)) == ["Bugun → Bugün"]
+
+
+async def test_code_files_only_with_check_code_comments(client: LanguageClient):
+    await initialize(client)
+    source = 'cok = 1  # cok guzel\nprint("cok")\n'
+    open_document(client, "file:///x.py", source, language_id="python")
+    assert await diagnostics_for(client, "file:///x.py", 1) == []
+    client.set_configuration({"debounceMs": 0, "checkCodeComments": True}, section="nokta")
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    await asyncio.sleep(0.3)
+    assert [(d.message, d.range.start.character) for d in client.published["file:///x.py"].diagnostics] == [
+        ("cok → çok", 11), ("guzel → güzel", 15), ("cok → çok", 7)
+    ]
+
+
+async def test_model_that_fails_falls_back_with_a_message(client: LanguageClient):
+    await initialize(client, {"modelPath": "broken"})
+    open_document(client, "file:///f.txt", "cok")
+    assert words(await diagnostics_for(client, "file:///f.txt", 1)) == ["cok → çok"]
+    assert any("could not load" in m.message and "ngram" in m.message for m in client.messages)
+    assert any(token.startswith("nokta-load") for token in client.progress_reports)
+
+
+async def test_invalid_settings_fall_back_to_defaults_with_a_warning(client: LanguageClient):
+    await initialize(client, {"severity": "loud", "debounceMs": -5})
+    open_document(client, "file:///s.txt", "cok")
+    diagnostics = await diagnostics_for(client, "file:///s.txt", 1)
+    assert diagnostics[0].severity == types.DiagnosticSeverity.Information
+    assert any("nokta.severity" in m.message for m in client.messages)
