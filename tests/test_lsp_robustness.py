@@ -1,0 +1,114 @@
+"""Bad input never crashes the server, and nothing is published for a stale version."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from tests.lsp.client import FAKE_SERVER, change_document, config, diagnostics_for, initialize, open_document, span, words
+
+
+@pytest_lsp.fixture(config=config(FAKE_SERVER))
+async def client(lsp_client: LanguageClient):
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def still_alive(client: LanguageClient, uri: str = "file:///alive.txt") -> None:
+    """The server still analyses a fresh document correctly."""
+    version = random.randint(1, 10**6)
+    open_document(client, uri, "cok guzel", version=version)
+    assert words(await diagnostics_for(client, uri, version)) == ["cok → çok", "guzel → güzel"]
+
+
+def write_raw(client: LanguageClient, body: bytes) -> None:
+    client.protocol.writer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+
+async def raw_request(client: LanguageClient, method: str, params: object) -> object:
+    """Send a request exactly as given (no client-side validation) and await the answer."""
+    future: asyncio.Future = asyncio.get_running_loop().create_future()
+    msg_id = f"raw-{random.random()}"
+    client.protocol._request_futures[msg_id] = future
+    write_raw(client, json.dumps({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params}).encode())
+    return await asyncio.wait_for(future, 10)
+
+
+async def test_five_megabyte_document_is_skipped_and_server_keeps_serving(client: LanguageClient):
+    await initialize(client)
+    big = ("bugun cok guzel bir gun " * 40 + "\n") * 5300  # > 5,000,000 characters
+    assert len(big) > 5_000_000
+    open_document(client, "file:///big.txt", big)
+    assert await diagnostics_for(client, "file:///big.txt", 1) == []
+    await still_alive(client)
+
+
+async def test_one_megabyte_line_is_skipped(client: LanguageClient):
+    await initialize(client)
+    open_document(client, "file:///line.txt", "cok " * 250_000 + "\nguzel")
+    assert words(await diagnostics_for(client, "file:///line.txt", 1)) == ["guzel → güzel"]
+
+
+async def test_binary_garbage_and_lone_surrogates(client: LanguageClient):
+    await initialize(client)
+    rng = random.Random(4)
+    garbage = "".join(chr(rng.randrange(0, 0x3000)) for _ in range(50_000))
+    open_document(client, "file:///bin.txt", garbage + "\n\ud800cok \udfff guzel\ud83d")
+    diagnostics = await diagnostics_for(client, "file:///bin.txt", 1)
+    last = [d for d in diagnostics if d.range.start.line == garbage.count("\n") + garbage.count("\r") + 1]
+    assert [d.range for d in last] == [span(last[0].range.start.line, 1, 4), span(last[0].range.start.line, 7, 12)]
+    await still_alive(client)
+
+
+async def test_ranges_beyond_the_document_are_clamped(client: LanguageClient):
+    await initialize(client)
+    open_document(client, "file:///r.txt", "hava\n")
+    await diagnostics_for(client, "file:///r.txt", 1)
+    far = types.Range(start=types.Position(line=99, character=5), end=types.Position(line=120, character=999))
+    change_document(client, "file:///r.txt", 2, (far, " cok"))
+    change_document(client, "file:///r.txt", 3, (types.Range(start=types.Position(line=0, character=999), end=types.Position(line=0, character=2000)), " guzel"))
+    assert words(await diagnostics_for(client, "file:///r.txt", 3)) == ["guzel → güzel", "cok → çok"]
+
+
+async def test_thousand_rapid_edits_publish_only_the_last_version(client: LanguageClient):
+    await initialize(client, {"debounceMs": 50})
+    open_document(client, "file:///fast.txt", "hava\n")
+    await diagnostics_for(client, "file:///fast.txt", 1)
+    for version in range(2, 1002):
+        change_document(client, "file:///fast.txt", version, (span(0, 0, 0), "cok " if version % 2 else "a "))
+    diagnostics = await diagnostics_for(client, "file:///fast.txt", 1001)
+    assert len(diagnostics) == 500
+    published = [p.version for p in client.publish_log if p.uri == "file:///fast.txt"]
+    assert published[0] == 1 and published[-1] == 1001
+    await asyncio.sleep(0.3)
+    # a publish for version v was only sent while v was the newest: versions never go back
+    assert published == sorted(published)
+    assert [p.version for p in client.publish_log if p.uri == "file:///fast.txt"][-1] == 1001
+
+
+async def test_unknown_methods_and_bad_params_get_errors(client: LanguageClient):
+    await initialize(client)
+    with pytest.raises(Exception, match="[Mm]ethod"):
+        await client.protocol.send_request_async("nokta/noSuchMethod", {"x": 1})
+    client.protocol.notify("nokta/noSuchNotification", {"x": 1})
+    bad_hover = {"textDocument": {"uri": "file:///x"}, "position": {"line": -1, "character": "a"}}
+    with pytest.raises(Exception, match="invalid params"):
+        await raw_request(client, types.TEXT_DOCUMENT_HOVER, bad_hover)
+    with pytest.raises(Exception):
+        await client.workspace_execute_command_async(types.ExecuteCommandParams(command="nokta.restoreDocument", arguments=["nope"]))
+    with pytest.raises(Exception):
+        await client.workspace_execute_command_async(types.ExecuteCommandParams(command="nokta.addToDictionary", arguments=[{"uri": "file:///x", "word": 3}]))
+    await still_alive(client)
+
+
+async def test_malformed_json_does_not_stop_the_server(client: LanguageClient):
+    await initialize(client)
+    write_raw(client, b'{"jsonrpc": "2.0", "id": 77, "method": ')
+    write_raw(client, json.dumps({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"bad": True}}).encode())
+    await still_alive(client)
