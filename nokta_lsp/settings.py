@@ -22,6 +22,9 @@ DEFAULT_FILE_TYPES = (
     "html", "asciidoc", "org", "text",
 )  # fmt: skip
 
+#: Keys under ``nokta`` that only the editor client reads (``nokta.server.path``, ``nokta.trace.server``).
+CLIENT_ONLY_KEYS = ("server", "trace")
+
 #: Keys whose change needs the model to be loaded again.
 MODEL_KEYS = ("backend", "modelPath", "device")
 
@@ -113,6 +116,8 @@ def parse_settings(raw: Any, base: Settings | None = None) -> tuple[Settings, li
     changes: dict[str, Any] = {}
     warnings: list[str] = []
     for key, value in raw.items():
+        if key in CLIENT_ONLY_KEYS:
+            continue
         if key not in types:
             warnings.append(f"unknown setting nokta.{key} ignored")
             continue

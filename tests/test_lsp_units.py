@@ -1,0 +1,182 @@
+"""Unit tests of the server's pure parts: settings, documents, prose, language, checker."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from hypothesis import given, settings as hsettings, strategies as st
+from lsprotocol import types
+
+from nokta_lsp.checker import CheckOptions, SuggestionCache, check, restored_text
+from nokta_lsp.documents import Codec, Document, split_lines
+from nokta_lsp.language import keep_turkish
+from nokta_lsp.prose import mask_lines, masker_for
+from nokta_lsp.settings import Settings, defaults_as_json, parse_settings
+
+sys.path.insert(0, str(Path(__file__).parent / "lsp"))
+from fake_restorer import FakeRestorer  # noqa: E402
+
+# --- settings ---------------------------------------------------------------------------
+
+
+def test_defaults_match_the_documented_table():
+    assert defaults_as_json()["confidenceThreshold"] == Settings().confidenceThreshold
+    assert defaults_as_json()["fileTypes"][:3] == ["plaintext", "markdown", "gitcommit"]
+    assert set(defaults_as_json()) == {
+        "fileTypes", "checkCodeComments", "severity", "confidenceThreshold", "ambiguous", "debounceMs", "ignoreWords",
+        "dictionaryPath", "backend", "modelPath", "device", "maxFileSize", "maxLineLength",
+    }  # fmt: skip
+
+
+def test_invalid_values_fall_back_with_warnings_and_valid_ones_are_kept():
+    parsed, warnings = parse_settings(
+        {"nokta": {"severity": "loud", "debounceMs": 1.5, "confidenceThreshold": 0.8, "ignoreWords": ["a", 3], "checkCodeComments": "yes", "x": 1}}
+    )
+    assert parsed == Settings(confidenceThreshold=0.8)
+    assert len(warnings) == 5 and any("nokta.x" in w for w in warnings)
+    assert parse_settings("nonsense")[0] == Settings() and parse_settings(None) == (Settings(), [])
+
+
+def test_client_only_keys_are_ignored_silently():
+    assert parse_settings({"server": {"path": "/x"}, "trace": {"server": "off"}, "debounceMs": 10}) == (Settings(debounceMs=10), [])
+
+
+# --- documents --------------------------------------------------------------------------
+
+
+def test_codec_units_round_trip_on_astral_and_combining_text():
+    line = "a😀e\u0301 ğ\ud800x"
+    for encoding, units in (("utf-16", [0, 1, 3, 4, 5, 6, 7, 8, 9]), ("utf-8", [0, 1, 5, 6, 8, 9, 11, 14, 15]), ("utf-32", list(range(9)))):
+        codec = Codec(encoding)
+        assert [codec.to_client(line, col) for col in range(len(line) + 1)] == units
+        assert [codec.from_client(line, u) for u in units] == list(range(len(line) + 1))
+    assert Codec("utf-16").from_client(line, 2) == 1  # inside the surrogate pair: rounds down
+    assert Codec("utf-8").from_client(line, 3) == 1
+    assert Codec("utf-16").from_client(line, 500) == len(line)
+
+
+def test_split_lines_knows_only_lsp_line_breaks():
+    assert split_lines("a\r\nb\rc\nd\u2028e\x0c") == (["a", "b", "c", "d\u2028e\x0c"], ["\r\n", "\r", "\n", ""])
+    assert split_lines("") == ([""], [""]) and split_lines("x\n") == (["x", ""], ["\n", ""])
+
+
+_TEXT = st.text(alphabet=st.sampled_from(list("ab \r\n😀ç\u0301")), max_size=30)
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(_TEXT, st.lists(st.tuples(st.integers(0, 40), st.integers(0, 40), _TEXT), max_size=6))
+def test_incremental_edits_match_editing_the_whole_text(text, edits):
+    document = Document.create("u", "plaintext", 1, text)
+    for start, end, new in edits:
+        start, end = sorted((start, end))
+        current = document.text()
+        document.apply_edit(_position(current, start), _position(current, end), new)
+        text = current[: min(start, len(current))] + new + current[min(end, len(current)) :]
+        # a position inside "\r\n" cannot be expressed in LSP: compare with the clamped edit
+        assert document.text() == _reference(current, start, end, new)
+        assert (document.lines, document.ends) == split_lines(document.text())
+        assert document.size == len(document.text())
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    lines, ends = split_lines(text)
+    for row, (line, end) in enumerate(zip(lines, ends)):
+        if offset <= len(line) or row == len(lines) - 1:
+            return row, min(offset, len(line))
+        offset -= len(line) + len(end)
+        if offset < 0:
+            return row, len(line)
+    raise AssertionError
+
+
+def _reference(text: str, start: int, end: int, new: str) -> str:
+    def offset(position: tuple[int, int]) -> int:
+        lines, ends = split_lines(text)
+        return sum(len(l) + len(e) for l, e in zip(lines[: position[0]], ends)) + position[1]
+
+    return text[: offset(_position(text, start))] + new + text[offset(_position(text, end)) :]
+
+
+# --- prose ------------------------------------------------------------------------------
+
+
+def masked(language: str, text: str) -> list[str]:
+    lines = text.split("\n")
+    out = mask_lines(masker_for(language, Settings().fileTypes, True), lines)
+    assert [len(line) for line in out] == [len(line) for line in lines]
+    return [re.sub(r"\s+", " ", line).strip() for line in out]
+
+
+def test_markdown_skips_code_links_front_matter_and_html():
+    text = "---\ntitle: cok\n---\nBugun `kod` [guzel](http://x/cok) <https://a.b> <b>kalin</b>\n```\ncok\n```\nson <!-- not\ncok --> bitti\n[id]: http://x"
+    assert masked("markdown", text) == ["", "", "", "Bugun [guzel] kalin", "", "", "", "son", "bitti", ""]
+
+
+def test_latex_skips_commands_math_comments_and_environments():
+    text = "Bugun \\textbf{cok} guzel $x cok$ \\cite{key} % yorum\n\\begin{equation}\na = cok\n\\end{equation} sonra \\(y\\) \\ref{abc}"
+    assert masked("latex", text) == ["Bugun cok guzel", "", "", "sonra"]
+
+
+def test_html_rst_gitcommit_and_code_comments():
+    assert masked("html", '<p class="x">Bugun <b>cok</b> &amp;</p><script>\nvar cok;\n</script>son') == ["Bugun cok", "", "son"]
+    rst = "Metin ``kod`` :func:`f` `bag <http://x>`_\n\n.. code-block:: python\n\n   kod = 1\n\nSon::\n\n   literal\n\nbitti\n.. note:: bu guzel"
+    assert masked("rst", rst) == ["Metin `bag `_", "", "", "", "", "", "Son::", "", "", "", "bitti", "bu guzel"]
+    assert masked("gitcommit", "Duzelt cok\n\n# comment\nSigned-off-by: A <a@b.c>\n# ------ >8 ------\nguzel") == ["Duzelt cok", "", "", "", "", ""]
+    assert masked("python", 'x = "cok\\n"  # guzel\ns = """uzun\nmetin"""') == ["cok guzel", "uzun", "metin"]
+    assert masked("javascript", "let a = 1; /* cok\nguzel */ b('x') // son") == ["cok", "guzel x son"]
+    assert masker_for("python", Settings().fileTypes, False) is None and masker_for("unknownlang", (), True) is None
+
+
+# --- language ---------------------------------------------------------------------------
+
+
+def test_english_sentences_are_blanked_turkish_kept():
+    lines = ["Bugun hava cok guzel.", "Ama bu cok iyi. This is the sure thing on the table.", "Sure.", "Kitap okudum ve uyudum."]
+    out = keep_turkish(lines)
+    assert out[0] == lines[0] and out[1].strip() == "Ama bu cok iyi." and out[2].strip() == "" and out[3] == lines[3]
+    assert keep_turkish(["Sure."]) == ["Sure."]  # no evidence anywhere: taken as Turkish
+
+
+def test_turkish_letters_outweigh_a_stray_english_word():
+    assert keep_turkish(["Ben de bu file'ı gördüm."]) == ["Ben de bu file'ı gördüm."]
+    assert keep_turkish(["We went to İstanbul with the team and it was great."])[0].strip() == ""
+
+
+# --- checker ----------------------------------------------------------------------------
+
+
+def test_check_filters_ascii_threshold_ignore_and_caches_by_line_text():
+    restorer, cache = FakeRestorer(), SuggestionCache()
+    lines = ["cok guzel", "aci", "çok guzel", "cok guzel"]
+    findings = check(lines, "plaintext", restorer, cache, CheckOptions(threshold=0.9))
+    assert [(f.line, f.original, f.replacement) for f in findings] == [(0, "cok", "çok"), (0, "guzel", "güzel"), (2, "guzel", "güzel"), (3, "cok", "çok"), (3, "guzel", "güzel")]
+    assert len(restorer.calls) == 1 and len(restorer.calls[0]) == 3  # one batch, each distinct line once
+    lines[1] = "cok guzel"  # a line that moved or repeats costs nothing
+    check(lines, "plaintext", restorer, cache, CheckOptions())
+    assert len(restorer.calls) == 1
+    ambiguous = check(["aci"], "plaintext", restorer, cache, CheckOptions(show_ambiguous=True))
+    assert [(f.replacement, f.confident) for f in ambiguous] == [("acı", False)]
+    ignored = check(["COK guzel"], "plaintext", restorer, cache, CheckOptions(ignore=frozenset({"cok"})))
+    assert [f.original for f in ignored] == ["guzel"]
+    assert restored_text("cok guzel", findings[:2]) == "çok güzel"
+
+
+def test_cache_is_bounded():
+    cache = SuggestionCache(max_lines=2)
+    for text in ("a", "b", "c"):
+        cache.put(text, ())
+    assert len(cache) == 2 and cache.get("a") is None and cache.get("c") == ()
+
+
+def test_overlong_lines_are_not_checked():
+    findings = check(["cok " * 10, "cok"], "plaintext", FakeRestorer(), SuggestionCache(), CheckOptions(max_line_length=20))
+    assert [f.line for f in findings] == [1]
+
+
+def test_code_action_kinds_filter():
+    from nokta_lsp.actions import wanted
+
+    assert wanted(None, "source.fixAll.nokta") and wanted(["source.fixAll"], "source.fixAll.nokta")
+    assert wanted(["source"], "source.fixAll.nokta") and not wanted([types.CodeActionKind.QuickFix], "source.fixAll.nokta")
