@@ -24,6 +24,8 @@ _ASCII_OF = {
     "â": "a", "Â": "A", "î": "i", "Î": "I", "û": "u", "Û": "U",
 }
 _ASCIIFY_TABLE = str.maketrans(_ASCII_OF)
+_TURKISH_LOWER_I = str.maketrans({"I": "ı", "İ": "i"})
+_MODEL_LOWER_I = str.maketrans({"I": "i", "İ": "i"})
 _FOLD_CIRCUMFLEX_TABLE = str.maketrans({"â": "a", "Â": "A", "î": "i", "Î": "I", "û": "u", "Û": "U"})
 
 
@@ -41,14 +43,6 @@ def _single(mapped: str, original: str) -> str:
     return mapped if len(mapped) == 1 else original
 
 
-def _lower_char(ch: str) -> str:
-    if ch == "I":
-        return "ı"
-    if ch == "İ":
-        return "i"
-    return _single(ch.lower(), ch)
-
-
 def _upper_char(ch: str) -> str:
     if ch == "i":
         return "İ"
@@ -58,10 +52,12 @@ def _upper_char(ch: str) -> str:
 
 
 def tr_lower(text: str) -> str:
-    """Turkish lower case, one code point for one (I→ı, İ→i)."""
-    if text.isascii():
-        return text.replace("I", "ı").lower()
-    return "".join(map(_lower_char, text))
+    """Turkish lower case, one code point for one (I→ı, İ→i).
+
+    İ is the only letter whose Unicode lower case is longer than itself, so mapping
+    I and İ first leaves ``str.lower`` length-keeping.
+    """
+    return text.translate(_TURKISH_LOWER_I).lower()
 
 
 def tr_upper(text: str) -> str:
@@ -69,6 +65,12 @@ def tr_upper(text: str) -> str:
     if text.isascii():
         return text.replace("i", "İ").upper()
     return "".join(map(_upper_char, text))
+
+
+def model_lower(text: str) -> str:
+    """Lower case as a restorer sees typed text: ASCII I is ambiguous (I or İ), so it
+    becomes plain i; only letters typed with a diacritic stay Turkish (Ş → ş)."""
+    return text.translate(_MODEL_LOWER_I).lower()
 
 
 def fold_key(text: str) -> str:

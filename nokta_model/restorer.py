@@ -1,7 +1,7 @@
 """The restorer API every backend implements, and ``load_restorer`` to get one.
 
-A backend only ranks spellings for words: it sees each line Turkish-lower-cased and
-NFC-normalised, with its word spans, and returns for every word its candidate
+A backend only ranks spellings for words: it sees each line NFC-normalised and lower-cased
+by ``model_lower`` (ASCII I becomes i: it may stand for I or İ), with its word spans, and returns for every word its candidate
 lower-case spellings (same length as the word) with probabilities, best first. This
 base class does the rest, the same way for every backend: Unicode normalisation,
 case, keeping letters the user typed with diacritics, and the rule that only the
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from .alphabet import AMBIGUOUS, nfc_with_offsets, restore_letters, tr_lower
+from .alphabet import AMBIGUOUS, model_lower, nfc_with_offsets, restore_letters
 from .spans import Span, word_spans
 
 #: Ranked (lower-case spelling, probability) candidates for one word.
@@ -54,7 +54,7 @@ class Restorer(ABC):
 
     @abstractmethod
     def rank(self, lines: list[str], spans: list[list[Span]], with_scores: bool) -> list[list[Ranking]]:
-        """Candidate spellings of every word span of every (lower-cased, NFC) line.
+        """Candidate spellings of every word span of every (``model_lower``-ed, NFC) line.
 
         With ``with_scores`` false only the best spelling is needed; its probability
         may then be left at 1.0.
@@ -73,7 +73,7 @@ class Restorer(ABC):
         return [self._suggest_line(line, ranks) for line, ranks in zip(prepared, rankings)]
 
     def _rank(self, prepared: list[_Line], with_scores: bool) -> list[list[Ranking]]:
-        lowered = [tr_lower(line.nfc) for line in prepared]
+        lowered = [model_lower(line.nfc) for line in prepared]
         return self.rank(lowered, [line.spans for line in prepared], with_scores)
 
     @staticmethod
@@ -85,7 +85,7 @@ class Restorer(ABC):
 
     @staticmethod
     def _restore_line(line: _Line, rankings: list[Ranking]) -> str:
-        restored_lower = list(tr_lower(line.nfc))
+        restored_lower = list(model_lower(line.nfc))
         for span, ranking in zip(line.spans, rankings):
             if ranking:
                 restored_lower[span.start : span.end] = ranking[0][0]
@@ -151,7 +151,7 @@ BACKENDS = ("default", "ngram", "neural")
 def load_restorer(name_or_path: str = "default", device: str = "auto") -> Restorer:
     """A restorer by backend name (see ``BACKENDS``) or by artifact/checkpoint path."""
     path = Path(name_or_path)
-    if name_or_path == "ngram" or path.name.endswith(".ngram.npz"):
+    if name_or_path == "ngram" or path.suffix == ".npz":
         from .ngram.model import NgramRestorer
 
         return NgramRestorer.load(None if name_or_path == "ngram" else path)

@@ -1,0 +1,74 @@
+"""The lexicon (ASCII key -> attested spellings) and the word trigram language model.
+
+Smoothing is stupid back-off (Brants et al., 2007): the relative frequency of the
+trigram if it was seen, else 0.4 × that of the bigram, else 0.4² × the unigram's.
+Scores only ever compare candidate spellings of the same sentence, which is what
+stupid back-off is good at, and it needs no normalisation over the vocabulary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .charmodel import CharModel
+from .tables import ID_BITS, SortedTable, hash_all
+
+BOS, EOS, UNK = 0, 1, 2
+FIRST_WORD_ID = 3
+BACKOFF = 0.4
+_LOG_BACKOFF = np.log(BACKOFF)
+UNK_COUNT = 0.5
+
+
+@dataclass
+class Lexicon:
+    key_table: SortedTable  # key hash -> (first candidate id, number of candidates)
+    masks: np.ndarray  # candidate id -> spelling mask over its key
+    counts: np.ndarray  # candidate id -> unigram count (weighted)
+
+    def candidates(self, keys: list[str]) -> list[range]:
+        """Candidate ids of each key, most frequent first (empty if unknown)."""
+        rows = self.key_table.find(hash_all(keys))
+        spans = self.key_table.values[np.maximum(rows, 0)]
+        return [range(f, f + n) if row >= 0 else range(0) for row, (f, n) in zip(rows.tolist(), spans.tolist())]
+
+    def competing_words(self) -> np.ndarray:
+        """True for the ids of spellings whose key has another spelling."""
+        competing = np.zeros(len(self.masks), dtype=bool)
+        first, size = self.key_table.values[:, 0], self.key_table.values[:, 1]
+        for offset in range(1, int(size.max(initial=1))):
+            members = first[size > offset]
+            competing[members] = True
+            competing[members + offset] = True
+        return competing
+
+
+@dataclass
+class LanguageModel:
+    lexicon: Lexicon
+    bigrams: SortedTable  # packed (u, v) -> count
+    trigrams: SortedTable  # packed (u, v, w) -> count
+    chars: CharModel
+
+    def __post_init__(self):
+        self.total = float(self.lexicon.counts.sum())
+
+    def _unigram(self, ids: np.ndarray) -> np.ndarray:
+        counts = self.lexicon.counts[ids].astype(np.float64)
+        return np.where(ids == UNK, UNK_COUNT, np.maximum(counts, UNK_COUNT))
+
+    def log_scores(self, u: np.ndarray, v: np.ndarray, w: np.ndarray) -> np.ndarray:
+        """log S(w | u, v) for arrays of word ids."""
+        uni_v, uni_w = self._unigram(v), self._unigram(w)
+        tri = self.trigrams.get((u << 2 * ID_BITS) | (v << ID_BITS) | w, 0.0).astype(np.float64)
+        context = self.bigrams.get((u << ID_BITS) | v, 0.0).astype(np.float64)
+        bi = self.bigrams.get((v << ID_BITS) | w, 0.0).astype(np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            score = np.where(
+                (tri > 0) & (context > 0),
+                np.log(tri / np.maximum(context, 1e-9)),
+                np.where(bi > 0, _LOG_BACKOFF + np.log(bi / uni_v), 2 * _LOG_BACKOFF + np.log(uni_w / self.total)),
+            )
+        return score

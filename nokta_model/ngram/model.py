@@ -1,0 +1,106 @@
+"""The count-based restorer: lexicon candidates, trigram Viterbi, character back-off."""
+
+from __future__ import annotations
+
+import math
+from itertools import islice
+from pathlib import Path
+
+from ..restorer import Ranking, Restorer
+from ..spans import Span
+from .artifact import DEFAULT_ARTIFACT, load_model
+from .decoder import Position, decode, score_windows, sentence_positions
+from .lm import UNK, LanguageModel
+from .words import spell, spelling_mask, token_key, token_spans
+
+MAX_UNSEEN_ALTERNATIVES = 4
+_UNSURE = (0.02, 0.98)  # a character-model letter outside this range is taken as decided
+
+
+class NgramRestorer(Restorer):
+    name = "ngram"
+
+    def __init__(self, model: LanguageModel, source: str = ""):
+        self.model = model
+        self.source = source
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> "NgramRestorer":
+        path = Path(path) if path else DEFAULT_ARTIFACT
+        return cls(load_model(path), str(path))
+
+    def rank(self, lines: list[str], spans: list[list[Span]], with_scores: bool) -> list[list[Ranking]]:
+        tokens = [token_spans(word_spans, line) for word_spans, line in zip(spans, lines)]
+        texts = [line[t.start : t.end] for line, line_tokens in zip(lines, tokens) for t in line_tokens]
+        keys = [token_key(text) for text in texts]
+        candidates = iter(self._positions(keys, texts))
+        sentences = [sentence_positions(list(islice(candidates, len(t)))) for t in tokens]
+        scores = score_windows(self.model, sentences)
+        return [
+            self._rank_line(line, line_spans, line_tokens, positions, line_scores, with_scores)
+            for line, line_spans, line_tokens, positions, line_scores in zip(lines, spans, tokens, sentences, scores)
+        ]
+
+    def _positions(self, keys: list[str], texts: list[str]) -> list[Position]:
+        lexicon = self.model.lexicon
+        positions = []
+        for key, text, ids in zip(keys, texts, lexicon.candidates(keys)):
+            typed = spelling_mask(key, text) or 0
+            known = [i for i in ids if int(lexicon.masks[i]) & typed == typed]
+            if known:
+                positions.append(Position(known, masks=[int(lexicon.masks[i]) for i in known], key=key))
+            else:
+                positions.append(self._unseen(key, typed))
+        return positions
+
+    def _unseen(self, key: str, typed: int) -> Position:
+        """Candidates of a word the lexicon lacks, from the character model."""
+        probabilities = self.model.chars.twin_probabilities(key)
+        for pos in probabilities:
+            if typed >> pos & 1:
+                probabilities[pos] = 1.0
+        best = sum(1 << pos for pos, p in probabilities.items() if p > 0.5)
+        unsure = sorted((p for p in probabilities.items() if _UNSURE[0] < p[1] < _UNSURE[1]), key=lambda pp: abs(pp[1] - 0.5))
+        masks = [best] + [best ^ (1 << pos) for pos, _ in unsure[:MAX_UNSEEN_ALTERNATIVES]]
+        emissions = [_log_probability(mask, probabilities) for mask in masks]
+        return Position([UNK] * len(masks), emissions, masks=masks, key=key)
+
+    def _rank_line(self, line, word_spans, tokens, positions, scores, with_scores) -> list[Ranking]:
+        best, marginals = decode(positions, scores, with_scores)
+        choices = {}
+        for index, token in enumerate(tokens, start=2):
+            position = positions[index]
+            if with_scores:
+                shares = _softmax(marginals[index])
+                ranked = sorted(zip(position.masks, shares), key=lambda ms: -ms[1])
+            else:
+                ranked = [(position.masks[best[index]], 1.0)]
+            choices[token.start] = (token, [(spell(position.key, mask), share) for mask, share in ranked])
+        return [_word_ranking(line, span, choices) for span in word_spans]
+
+
+def _word_ranking(line: str, span: Span, choices: dict) -> Ranking:
+    """Rank a word's spellings from its tokens': the best of each, then one change at a time."""
+    parts = [choices[start] for start in sorted(choices) if span.start <= start < span.end]
+    base = list(line[span.start : span.end])
+    for token, ranking in parts:
+        base[token.start - span.start : token.end - span.start] = ranking[0][0]
+    best_share = math.prod(ranking[0][1] for _, ranking in parts)
+    result = [("".join(base), best_share)]
+    for token, ranking in parts:
+        for spelling, share in ranking[1:]:
+            variant = list(base)
+            variant[token.start - span.start : token.end - span.start] = spelling
+            result.append(("".join(variant), best_share / max(ranking[0][1], 1e-12) * share))
+    return sorted(result, key=lambda item: -item[1])
+
+
+def _log_probability(mask: int, probabilities: dict[int, float]) -> float:
+    return sum(math.log(max(p if mask >> pos & 1 else 1 - p, 1e-9)) for pos, p in probabilities.items())
+
+
+def _softmax(values: list[float]) -> list[float]:
+    top = max(values)
+    exps = [math.exp(v - top) for v in values]
+    total = sum(exps)
+    return [e / total for e in exps]

@@ -1,0 +1,73 @@
+"""Compact lookup tables on sorted numpy arrays: no Python objects per entry.
+
+Strings are looked up by a 64-bit BLAKE2b hash of their UTF-8 bytes, n-grams by word
+ids packed into one 64-bit integer. Lookups are batched with ``np.searchsorted``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+
+ID_BITS = 21  # up to 2,097,151 word ids, three of them packed in one int64
+MAX_ID = (1 << ID_BITS) - 1
+
+
+def string_hash(text: str) -> int:
+    """A stable 63-bit hash (fits a signed int64) of ``text``."""
+    digest = hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest()
+    return int.from_bytes(digest, "little") >> 1
+
+
+def hash_all(texts: list[str]) -> np.ndarray:
+    return np.fromiter((string_hash(t) for t in texts), dtype=np.int64, count=len(texts))
+
+
+def pack(*ids: int) -> int:
+    """Word ids -> one n-gram key (the first id in the highest bits)."""
+    key = 0
+    for word_id in ids:
+        key = (key << ID_BITS) | word_id
+    return key
+
+
+class SortedTable:
+    """``keys`` (sorted int64) -> rows of ``values``; missing keys give ``default``."""
+
+    def __init__(self, keys: np.ndarray, values: np.ndarray):
+        if len(keys) != len(values):
+            raise ValueError("keys and values differ in length")
+        if len(keys) > 1 and not np.all(keys[1:] > keys[:-1]):
+            raise ValueError("table keys are not sorted and unique")
+        self.keys = keys
+        self.values = values
+
+    @classmethod
+    def build(cls, keys: np.ndarray, values: np.ndarray) -> "SortedTable":
+        order = np.argsort(keys, kind="stable")
+        return cls(keys[order], values[order])
+
+    @classmethod
+    def summed(cls, keys: np.ndarray, counts: np.ndarray) -> "SortedTable":
+        """A table of the distinct keys, each with the sum of its counts."""
+        unique, inverse = np.unique(keys, return_inverse=True)
+        return cls(unique, np.bincount(inverse, weights=counts, minlength=len(unique)).astype(counts.dtype))
+
+    def find(self, queries: np.ndarray) -> np.ndarray:
+        """Row index of each query, or -1 where the key is absent."""
+        queries = np.asarray(queries, dtype=np.int64)
+        if len(self.keys) == 0:
+            return np.full(len(queries), -1, dtype=np.int64)
+        rows = np.searchsorted(self.keys, queries)
+        rows[rows == len(self.keys)] = 0
+        return np.where(self.keys[rows] == queries, rows, -1)
+
+    def get(self, queries: np.ndarray, default=0) -> np.ndarray:
+        rows = self.find(queries)
+        found = self.values[np.maximum(rows, 0)]
+        present = (rows >= 0).reshape(rows.shape + (1,) * (self.values.ndim - 1))
+        return np.where(present, found, default)
+
+    def __len__(self) -> int:
+        return len(self.keys)

@@ -1,0 +1,158 @@
+"""Count the corpus into the count-based model's tables. No gradient descent.
+
+Stages: count word uni/bi/trigrams over lower-case spellings (sentence padding
+<s> </s>, corpus files weighted by the mix in ``corpus.py``); add the word lists as
+attested spellings; group spellings by ASCII key into candidate sets; keep only the
+n-grams that can ever change a decision (those touching a word whose key has more
+than one spelling, and the contexts they need); count the character model over
+word types.
+"""
+
+from __future__ import annotations
+
+import time
+import unicodedata
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Callable, Iterable
+
+import numpy as np
+
+from ..alphabet import tr_lower
+from ..corpus import LEXICON_FILES, read_lines, split_lines
+from ..spans import word_spans
+from .charmodel import CharModel
+from .lm import BOS, EOS, FIRST_WORD_ID, UNK, LanguageModel, Lexicon
+from .tables import ID_BITS, MAX_ID, SortedTable, hash_all, pack
+from .words import spelling_mask, token_key, token_spans
+
+LIST_BONUS = 0.5  # pseudo-count of a spelling attested only in a word list
+MIN_TRIGRAM_COUNT = 2  # rarer trigrams are left to the bigram level
+
+
+def line_tokens(line: str) -> list[str]:
+    """Lower-case tokens of a line of correctly written text."""
+    lowered = tr_lower(unicodedata.normalize("NFC", line))
+    return [lowered[s.start : s.end] for s in token_spans(word_spans(lowered), lowered)]
+
+
+class _Counter:
+    """Counts n-grams over build-time spelling ids."""
+
+    def __init__(self):
+        self.ids: dict[str, int] = {}
+        self.unigrams: Counter[int] = Counter()
+        self.bigrams: Counter[int] = Counter()
+        self.trigrams: Counter[int] = Counter()
+
+    def spelling_id(self, spelling: str) -> int:
+        return self.ids.setdefault(spelling, len(self.ids) + FIRST_WORD_ID)
+
+    def add_line(self, tokens: list[str], weight: int) -> None:
+        ids = [BOS, BOS] + [self.spelling_id(t) for t in tokens] + [EOS]
+        for pos in range(2, len(ids)):
+            self.unigrams[ids[pos]] += weight
+            self.bigrams[pack(ids[pos - 1], ids[pos])] += weight
+            self.trigrams[pack(ids[pos - 2], ids[pos - 1], ids[pos])] += weight
+        self.unigrams[BOS] += weight
+        self.bigrams[pack(BOS, BOS)] += weight
+
+
+def _candidate_groups(spellings: Iterable[str]) -> dict[str, list[tuple[str, int]]]:
+    groups: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    for spelling in spellings:
+        key = token_key(spelling)
+        mask = spelling_mask(key, spelling)
+        if mask is not None and all(m != mask for _, m in groups[key]):
+            groups[key].append((spelling, mask))
+    return groups
+
+
+def _renumber(counter: _Counter, groups: dict[str, list[tuple[str, int]]]) -> tuple[Lexicon, dict[int, int]]:
+    """Give each key's spellings contiguous ids, most frequent first."""
+    keys = sorted(groups)
+    key_hashes = hash_all(keys)
+    order = np.argsort(key_hashes)
+    new_id = {BOS: BOS, EOS: EOS}
+    masks, counts, first, size = [0] * FIRST_WORD_ID, [0.0] * FIRST_WORD_ID, [], []
+    for index in order:
+        members = sorted(groups[keys[index]], key=lambda sm: -counter.unigrams[counter.ids[sm[0]]])
+        first.append(len(masks))
+        size.append(len(members))
+        for spelling, mask in members:
+            old = counter.ids[spelling]
+            new_id[old] = len(masks)
+            masks.append(mask)
+            counts.append(counter.unigrams[old] or LIST_BONUS)
+    if len(masks) > MAX_ID:
+        raise ValueError(f"vocabulary of {len(masks)} spellings exceeds {MAX_ID}")
+    lexicon = Lexicon(
+        key_table=SortedTable(key_hashes[order], np.stack([first, size], axis=1).astype(np.int32)),
+        masks=np.array(masks, dtype=np.int64),
+        counts=np.array(counts, dtype=np.float32),
+    )
+    return lexicon, new_id
+
+
+def _unpack(keys: np.ndarray, order: int) -> list[np.ndarray]:
+    mask = (1 << ID_BITS) - 1
+    return [(keys >> (ID_BITS * (order - 1 - i))) & mask for i in range(order)]
+
+
+def _repack(parts: list[np.ndarray]) -> np.ndarray:
+    packed = np.zeros(len(parts[0]), dtype=np.int64)
+    for part in parts:
+        packed = (packed << ID_BITS) | part
+    return packed
+
+
+def _ngram_arrays(ngrams: Counter[int], order: int, new_ids: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+    """Renumbered word ids of every n-gram, and its count."""
+    keys = np.fromiter(ngrams.keys(), dtype=np.int64, count=len(ngrams))
+    counts = np.fromiter(ngrams.values(), dtype=np.float64, count=len(ngrams)).astype(np.float32)
+    return [new_ids[part] for part in _unpack(keys, order)], counts
+
+
+def _touching(parts: list[np.ndarray], competing: np.ndarray) -> np.ndarray:
+    keep = np.zeros(len(parts[0]), dtype=bool)
+    for part in parts:
+        keep |= competing[part]
+    return keep
+
+
+def _bigram_table(keys: np.ndarray, counts: np.ndarray, keep: np.ndarray, trigram_keys: np.ndarray) -> SortedTable:
+    """Kept bigrams plus the (u, v) contexts and (v, w) back-offs of the kept trigrams."""
+    needed = np.concatenate([trigram_keys >> ID_BITS, trigram_keys & ((1 << 2 * ID_BITS) - 1)])
+    keep = keep | np.isin(keys, needed)
+    return SortedTable.summed(keys[keep], counts[keep])
+
+
+def train_ngram(corpus_dir: Path, commercial_only: bool = True, log: Callable[[str], None] = print) -> LanguageModel:
+    started = time.perf_counter()
+    counter = _Counter()
+    for lines, (corpus_file, line) in enumerate(split_lines(corpus_dir, "train", commercial_only), 1):
+        counter.add_line(line_tokens(line), corpus_file.weight)
+        if lines % 100_000 == 0:
+            log(f"counted {lines:,} lines, {len(counter.ids):,} spellings")
+    list_spellings = set()
+    for lexicon_file in LEXICON_FILES:
+        for entry in read_lines(corpus_dir / "lexicon" / lexicon_file.name):
+            if entry != entry.upper():  # all-caps entries can't tell I from İ
+                list_spellings.update(line_tokens(entry))
+    for spelling in list_spellings:
+        counter.spelling_id(spelling)
+    groups = _candidate_groups(counter.ids)
+    log(f"{len(groups):,} keys, {len(counter.ids):,} spellings; renumbering")
+    lexicon, new_id = _renumber(counter, groups)
+    new_ids = np.full(len(counter.ids) + FIRST_WORD_ID, UNK, dtype=np.int64)
+    new_ids[list(new_id)] = list(new_id.values())
+    competing = lexicon.competing_words()
+    tri_parts, tri_counts = _ngram_arrays(counter.trigrams, 3, new_ids)
+    keep = _touching(tri_parts, competing) & (tri_counts >= MIN_TRIGRAM_COUNT)
+    trigrams = SortedTable.summed(_repack(tri_parts)[keep], tri_counts[keep])
+    bi_parts, bi_counts = _ngram_arrays(counter.bigrams, 2, new_ids)
+    bigrams = _bigram_table(_repack(bi_parts), bi_counts, _touching(bi_parts, competing), trigrams.keys)
+    log(f"{len(bigrams):,} bigrams, {len(trigrams):,} trigrams kept; counting characters")
+    chars = CharModel.count((key, mask) for key, members in groups.items() for _, mask in members)
+    log(f"{len(chars.table):,} character contexts; done in {time.perf_counter() - started:.0f} s")
+    return LanguageModel(lexicon, bigrams, trigrams, chars)

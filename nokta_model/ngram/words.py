@@ -1,0 +1,55 @@
+"""Words as the count-based model sees them: lower-case tokens, keys and spelling masks.
+
+A token is one hyphen-separated part of a word, apostrophe suffixes included
+("ankara'dır"). Its key is the ASCII fold ("ankara'dir"); a spelling of the key is
+stored as a bit mask of the positions that take the Turkish twin letter.
+"""
+
+from __future__ import annotations
+
+from ..alphabet import AMBIGUOUS_LOWER, LOWER_TWIN, fold_key
+from ..spans import Span, word_parts
+
+MAX_MASK_BITS = 62  # longer words keep only spellings that differ in their first 62 letters
+
+_APOSTROPHES = str.maketrans({"’": "'"})
+
+
+def token_spans(word_spans: list[Span], line: str) -> list[Span]:
+    """The hyphen parts of every word, as spans in ``line``."""
+    tokens = []
+    for word in word_spans:
+        parts = word_parts(line[word.start : word.end])
+        tokens.extend(Span(word.start + p.start, word.start + p.end) for p in parts)
+    return tokens
+
+
+def token_key(token: str) -> str:
+    return fold_key(token).translate(_APOSTROPHES)
+
+
+def spelling_mask(key: str, spelling: str) -> int | None:
+    """Bits of ``key`` positions spelled with the Turkish twin; None if not a spelling."""
+    mask = 0
+    for pos, (plain, written) in enumerate(zip(key, spelling)):
+        if written == plain or plain not in AMBIGUOUS_LOWER or written != LOWER_TWIN[plain]:
+            continue
+        if pos >= MAX_MASK_BITS:
+            return None
+        mask |= 1 << pos
+    return mask
+
+
+def spell(key: str, mask: int) -> str:
+    """The spelling of ``key`` that ``mask`` describes."""
+    if not mask:
+        return key
+    letters = list(key)
+    for pos in range(min(len(key), MAX_MASK_BITS)):
+        if mask >> pos & 1:
+            letters[pos] = LOWER_TWIN[letters[pos]]
+    return "".join(letters)
+
+
+def ambiguous_positions(key: str) -> list[int]:
+    return [pos for pos, ch in enumerate(key) if ch in AMBIGUOUS_LOWER]

@@ -1,0 +1,86 @@
+"""The restorer contract, on the shipped count-based backend."""
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from nokta_model.alphabet import AMBIGUOUS, LOWER_TWIN, asciify, tr_lower
+from nokta_model.restorer import load_restorer
+
+PAIRS = {**LOWER_TWIN, "C": "Ç", "G": "Ğ", "I": "İ", "O": "Ö", "S": "Ş", "U": "Ü"}
+
+
+@pytest.fixture(scope="module")
+def restorer():
+    return load_restorer("ngram")
+
+
+def test_restores_the_example_sentence(restorer):
+    line = "Turkiye'nin baskenti Ankara'dir. ISTANBUL'da hava cok guzel."
+    assert restorer.restore([line]) == ["Türkiye'nin başkenti Ankara'dır. İSTANBUL'da hava çok güzel."]
+
+
+def test_keeps_case_with_turkish_rules(restorer):
+    assert restorer.restore(["TURKIYE", "Istanbul", "ISIK"]) == ["TÜRKİYE", "İstanbul", "IŞIK"]
+
+
+def test_skips_urls_identifiers_and_paths(restorer):
+    line = "bak https://ornek.com/cok guzel_degisken /usr/bin/cicek"
+    assert restorer.restore([line]) == ["bak https://ornek.com/cok guzel_degisken /usr/bin/cicek"]
+
+
+def test_decomposed_input_keeps_its_positions(restorer):
+    line = "bas\u0327ka cok"
+    assert restorer.restore([line]) == ["bas\u0327ka çok"]
+
+
+def test_suggest_reports_changed_words_with_alternatives(restorer):
+    [suggestions] = restorer.suggest(["Bugun hava cok guzel."])
+    found = {s.original: s for s in suggestions}
+    assert set(found) == {"Bugun", "cok", "guzel"}
+    cok = found["cok"]
+    assert (cok.span.start, cok.span.end, cok.replacement) == (11, 14, "çok")
+    assert 0.5 < cok.confidence <= 1.0
+    assert cok.alternatives[0].text == "çok"
+    assert sorted((a.score for a in cok.alternatives), reverse=True) == [a.score for a in cok.alternatives]
+
+
+def test_rejects_non_text(restorer):
+    with pytest.raises(TypeError):
+        restorer.restore([b"bytes"])
+
+
+def _check_contract(line: str, output: str) -> None:
+    assert len(output) == len(line)
+    for before, after in zip(line, output):
+        if before != after:
+            assert before in AMBIGUOUS and after == PAIRS[before]
+
+
+turkish_like = st.text(alphabet=st.sampled_from("abcçdefgğhıijklmnoöprsştuüvyzABCÇDEFGĞHIİJKLMNOÖPRSŞTUÜVYZ '’-.,\n"), max_size=80)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.one_of(st.text(max_size=60), turkish_like), min_size=1, max_size=4))
+def test_contract_on_arbitrary_unicode(restorer, lines):
+    outputs = restorer.restore(lines)
+    assert len(outputs) == len(lines)
+    for line, output in zip(lines, outputs):
+        _check_contract(line, output)
+    assert restorer.restore(outputs) == outputs
+
+
+@settings(max_examples=100, deadline=None)
+@given(turkish_like)
+def test_typed_diacritics_are_kept(restorer, line):
+    [output] = restorer.restore([line])
+    for before, after in zip(line, output):
+        if before not in AMBIGUOUS:
+            assert after == before
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.text(alphabet=st.sampled_from("a🙂汉字\u0301\r\n\x00 cgiosu"), max_size=40))
+def test_emoji_cjk_marks_crlf_nul_pass_through(restorer, line):
+    [output] = restorer.restore([line])
+    _check_contract(line, output)
+    assert asciify(tr_lower(output)) == asciify(tr_lower(line))

@@ -1,0 +1,25 @@
+from nokta_model.spans import word_parts, word_spans
+
+
+def words(line):
+    return [line[s.start : s.end] for s in word_spans(line)]
+
+
+def test_words_keep_apostrophe_suffixes_and_hyphens():
+    assert words("Turkiye'nin baskenti Ankara'dir. Sened-i Ittifak, Türkiye’nin") == [
+        "Turkiye'nin", "baskenti", "Ankara'dir", "Sened-i", "Ittifak", "Türkiye’nin",
+    ]
+
+
+def test_not_prose_tokens_are_skipped():
+    line = "bak https://ornek.com/cok ya da foo@bar.com /usr/bin/gorsel snake_case camelCase os.path.join 3.14 C:\\dosya"
+    assert words(line) == ["bak", "ya", "da"]
+
+
+def test_number_suffixes_are_words():
+    assert words("1808'de ve 3'u") == ["de", "ve", "u"]
+
+
+def test_word_parts_split_hyphens():
+    word = "Sened-i"
+    assert [word[s.start : s.end] for s in word_parts(word)] == ["Sened", "i"]
