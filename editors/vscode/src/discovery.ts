@@ -43,7 +43,8 @@ export function findServer(where: Where): string {
   const env = where.python ? ` (selected Python: ${where.python})` : "";
   throw new ServerNotFound(
     `Cannot find the nokta-lsp language server in the selected Python environment${env} or on PATH. ` +
-      'Install it with "pip install nokta" there, or set nokta.server.path to the nokta-lsp executable.',
+      'Install nokta there ("pip install ." in a nokta checkout), or set nokta.server.path ' +
+      "to the nokta-lsp executable.",
   );
 }
 

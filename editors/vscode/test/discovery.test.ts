@@ -47,7 +47,7 @@ test("nothing found: an actionable error", () => {
     (error: Error) =>
       error instanceof ServerNotFound &&
       error.message.includes("/venv/bin/python") &&
-      error.message.includes("pip install nokta") &&
+      error.message.includes("pip install") &&
       error.message.includes("nokta.server.path"),
   );
 });
