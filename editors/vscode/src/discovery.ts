@@ -64,22 +64,44 @@ interface PythonApi {
     resolveEnvironment(
       env: { path: string },
     ): Promise<{ executable: { uri?: vscode.Uri } } | undefined>;
+    onDidChangeActiveEnvironmentPath: vscode.Event<unknown>;
   };
+}
+
+type Extensions = Pick<typeof vscode.extensions, "getExtension">;
+
+async function pythonApi(extensions: Extensions): Promise<PythonApi | undefined> {
+  const extension = extensions.getExtension<PythonApi>("ms-python.python");
+  if (!extension) return undefined;
+  const api = extension.isActive ? extension.exports : await extension.activate();
+  return api?.environments ? api : undefined; // older Python extensions lack `environments`
 }
 
 /** Interpreter of the environment selected in the Python extension, if it is installed. */
 export async function selectedPython(
-  extensions: Pick<typeof vscode.extensions, "getExtension">,
+  extensions: Extensions,
   resource?: vscode.Uri,
 ): Promise<string | undefined> {
-  const extension = extensions.getExtension<PythonApi>("ms-python.python");
-  if (!extension) return undefined;
   try {
-    const api = extension.isActive ? extension.exports : await extension.activate();
-    const active = api.environments.getActiveEnvironmentPath(resource);
-    const env = await api.environments.resolveEnvironment(active);
+    const api = await pythonApi(extensions);
+    if (!api) return undefined;
+    const env = await api.environments.resolveEnvironment(
+      api.environments.getActiveEnvironmentPath(resource),
+    );
     return env?.executable.uri?.fsPath;
   } catch {
-    return undefined; // an older Python extension without this API
+    return undefined; // the Python extension failed: look on PATH
+  }
+}
+
+/** Calls `listener` when another Python environment is selected. */
+export async function onPythonChange(
+  extensions: Extensions,
+  listener: () => void,
+): Promise<vscode.Disposable | undefined> {
+  try {
+    return (await pythonApi(extensions))?.environments.onDidChangeActiveEnvironmentPath(listener);
+  } catch {
+    return undefined;
   }
 }

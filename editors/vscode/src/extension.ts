@@ -6,7 +6,7 @@ import {
   LanguageClientOptions,
   ServerOptions,
 } from "vscode-languageclient/node";
-import { ServerNotFound, findServer, selectedPython } from "./discovery";
+import { ServerNotFound, findServer, onPythonChange, selectedPython } from "./discovery";
 import {
   RESTART_KEYS,
   SECTION,
@@ -47,6 +47,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
     }),
   );
+  const python = await onPythonChange(vscode.extensions, () => {
+    if (!config().get<string>("server.path")) void restart();
+  });
+  if (python) context.subscriptions.push(python);
   // Restarting is the single entry point, so a failed start is reported like any other.
   await restart();
 }

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import * as os from "node:os";
 import { test } from "node:test";
 import type * as vscode from "vscode";
-import { ServerNotFound, findServer, selectedPython } from "../src/discovery";
+import { ServerNotFound, findServer, onPythonChange, selectedPython } from "../src/discovery";
 
 const only = (...files: string[]) => (file: string) => files.includes(file);
 
@@ -78,6 +78,25 @@ test("the selected Python comes from the Python extension's environments API", a
   } as unknown as Extensions;
   assert.equal(await selectedPython(extensions), "/venv/bin/python");
   assert.ok(activated);
+});
+
+test("a change of Python environment is reported", async () => {
+  const listeners: (() => void)[] = [];
+  const api = {
+    environments: {
+      onDidChangeActiveEnvironmentPath: (listener: () => void) => {
+        listeners.push(listener);
+        return { dispose: () => listeners.splice(listeners.indexOf(listener), 1) };
+      },
+    },
+  };
+  const extensions = { getExtension: () => ({ isActive: true, exports: api }) } as unknown as Extensions;
+  let changes = 0;
+  const subscription = await onPythonChange(extensions, () => changes++);
+  listeners.forEach((listener) => listener());
+  assert.equal(changes, 1);
+  subscription?.dispose();
+  assert.equal(listeners.length, 0);
 });
 
 test("no Python extension, or one without the API: no interpreter", async () => {
