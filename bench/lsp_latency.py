@@ -1,0 +1,127 @@
+"""Language server latency and memory, measured as an editor client sees them.
+
+Starts ``nokta-lsp --stdio``, opens a 10,000-line Turkish document (corpus dev lines,
+correct spelling, repeated as needed), then makes 200 single-line edits one after the
+other, each replacing a line by a new asciified sentence (so the model has real work),
+with ``debounceMs`` 0. Reports time from process start to the first diagnostics, p50/p95
+of didChange -> publishDiagnostics for that version, and the server's peak RSS (VmHWM).
+Writes bench/results/lsp_latency.json and .md.
+
+    python bench/lsp_latency.py [--backend ngram] [--model-path FILE] [--edits 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from lsp_client import BenchClient  # noqa: E402
+
+from nokta_model.alphabet import asciify  # noqa: E402
+from nokta_model.corpus import default_corpus_dir, split_lines  # noqa: E402
+
+LINES = 10_000
+URI = "file:///latency.txt"
+
+
+def corpus_sample(count: int) -> tuple[list[str], list[str]]:
+    """``count`` document lines and a separate pool of edit lines, from the dev split."""
+    dev = [line for _, line in split_lines(default_corpus_dir(), "dev") if 20 <= len(line) <= 300]
+    edits, pool = dev[:400], dev[400:]
+    return [pool[i % len(pool)] for i in range(count)], edits
+
+
+def peak_rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+async def measure(options: dict, edits: int) -> dict:
+    lines, pool = corpus_sample(LINES)
+    bench = BenchClient()
+    await bench.start(options)
+    bench.open(URI, "\n".join(lines))
+    first_at, first = await bench.diagnostics(URI, 1)
+    latencies = []
+    for version in range(2, edits + 2):
+        row = (version * 7919) % LINES
+        new = asciify(pool[version % len(pool)])
+        sent = bench.replace_line(URI, version, row, len(lines[row]), new)
+        lines[row] = new
+        arrived, _ = await bench.diagnostics(URI, version)
+        latencies.append((arrived - sent) * 1000)
+    rss = peak_rss_mb(bench.pid)
+    await bench.stop()
+    return {
+        "lines": LINES,
+        "characters": sum(len(line) + 1 for line in lines),
+        "first_diagnostics_s": round(first_at - bench.started, 3),
+        "first_diagnostics_count": len(first),
+        "edits": edits,
+        "edit_p50_ms": round(statistics.median(latencies), 1),
+        "edit_p95_ms": round(percentile(latencies, 0.95), 1),
+        "edit_max_ms": round(max(latencies), 1),
+        "peak_rss_mb": round(rss, 1),
+    }
+
+
+def markdown(r: dict) -> str:
+    return "\n".join(
+        [
+            f"Language server latency ({r['settings']}, {r['date']}, {r['machine']}; load average at start {r['load_average']})",
+            "",
+            "| measure | target | result |",
+            "|---|---:|---:|",
+            f"| first diagnostics for {r['lines']:,} lines, from process start | ≤ 5 s | {r['first_diagnostics_s']} s |",
+            f"| one-line edit → diagnostics, p50 ({r['edits']} edits, debounce 0) | | {r['edit_p50_ms']} ms |",
+            f"| one-line edit → diagnostics, p95 | ≤ 50 ms | {r['edit_p95_ms']} ms |",
+            f"| server peak RSS | ≤ 600 MB | {r['peak_rss_mb']} MB |",
+            "",
+        ]
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--backend", default="default")
+    parser.add_argument("--model-path", default="")
+    parser.add_argument("--edits", type=int, default=200)
+    parser.add_argument("--out", type=Path, default=HERE / "results" / "lsp_latency")
+    args = parser.parse_args()
+    options = {"backend": args.backend, "modelPath": args.model_path, "debounceMs": 0}
+    load = os.getloadavg()[0]
+    started = time.time()
+    result = asyncio.run(measure(options, args.edits))
+    result.update(
+        settings=", ".join(f"{k}={v}" for k, v in options.items() if v != ""),
+        date=datetime.date.today().isoformat(),
+        machine=f"{os.cpu_count()} CPUs, {platform.machine()}, Python {platform.python_version()}",
+        load_average=round(load, 2),
+        wall_s=round(time.time() - started, 1),
+    )
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.with_suffix(".json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    args.out.with_suffix(".md").write_text(markdown(result), encoding="utf-8")
+    print(markdown(result))
+
+
+if __name__ == "__main__":
+    main()
