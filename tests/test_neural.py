@@ -1,0 +1,225 @@
+"""The neural backend on tiny untrained or briefly trained models (no real training)."""
+
+from __future__ import annotations
+
+import json
+import pickle
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from nokta_model.alphabet import AMBIGUOUS, LOWER_TWIN, asciify, tr_lower
+from nokta_model.corpus import TRAIN_FILES
+from nokta_model.neural import NeuralRestorer, load_neural_restorer
+from nokta_model.neural.candidates import ranked_spellings
+from nokta_model.neural.checkpoint import load_model, save_model, sidecar
+from nokta_model.neural.cli import load_config
+from nokta_model.neural.config import ModelConfig, TrainConfig
+from nokta_model.neural.infer import twin_probabilities
+from nokta_model.neural.model import CharTagger
+from nokta_model.neural.train import class_weights, train_neural
+from nokta_model.neural.vocab import UNK, encode_key, encode_with_labels
+from nokta_model.restorer import load_restorer
+
+LINES = [
+    "Çocuklar bahçede oyun oynuyor.",
+    "Işık gölgeyi süpürdü, ağaçlar üşüdü.",
+    "İstanbul'da güneşli bir gün geçirdik.",
+    "Öğretmen öğrencilere şiir okudu.",
+]
+TINY = ModelConfig(embed_dim=8, hidden=8, window=24, window_context=4)
+
+
+def tiny_model(config: ModelConfig = TINY, seed: int = 0) -> CharTagger:
+    torch.manual_seed(seed)
+    return CharTagger(config).eval()
+
+
+def test_alphabet_keeps_turkish_letters_and_maps_the_rest_to_unk():
+    assert UNK not in encode_key("çğıöşüİ").tolist()
+    assert encode_key("日").tolist() == [UNK]
+    ids, labels = encode_with_labels("Işık çok")
+    assert labels.tolist() == [1, 1, 1, -1, -1, 1, 0, -1]
+    assert len(ids) == len(labels)
+
+
+@pytest.mark.parametrize("backbone,heads", [("lstm", 0), ("lstm", 2), ("gru", 0), ("cnn", 0), ("transformer", 0)])
+def test_a_tiny_model_learns_a_few_lines(backbone, heads):
+    torch.manual_seed(0)
+    model = CharTagger(replace(TINY, backbone=backbone, attention_heads=heads, hidden=16, layers=2, dropout=0.0)).train()
+    encoded = [encode_with_labels(line) for line in LINES]
+    width = max(len(ids) for ids, _ in encoded)
+    ids = torch.tensor(np.stack([np.pad(i, (0, width - len(i))) for i, _ in encoded]).astype(np.int64))
+    labels = torch.tensor(np.stack([np.pad(lab, (0, width - len(lab)), constant_values=-1) for _, lab in encoded]))
+    lengths = torch.tensor([len(i) for i, _ in encoded])
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    losses = []
+    for _ in range(30):
+        _, loss = model(ids, lengths, labels)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    assert losses[-1] < 0.6 * losses[0]
+
+
+def test_batched_inference_matches_one_line_at_a_time_and_windows_cover_long_lines():
+    model = tiny_model(replace(TINY, attention_heads=2))
+    keys = [asciify(tr_lower(line)) for line in LINES] + ["cok uzun bir satir " * 6]
+    together = twin_probabilities(model, keys)
+    for key, probabilities in zip(keys, together):
+        assert probabilities.shape == (len(key),)
+        np.testing.assert_allclose(probabilities, twin_probabilities(model, [key])[0], atol=1e-5)
+    assert (together[-1][[i for i, ch in enumerate(keys[-1]) if ch in "cgiosu"]] > 0).all()
+
+
+def test_saved_model_loads_with_identical_predictions(tmp_path):
+    model = tiny_model()
+    weights = tmp_path / "model.safetensors"
+    save_model(model, weights, {"metrics": {"note": "untrained"}})
+    loaded, meta = load_model(weights)
+    assert meta["config"]["hidden"] == TINY.hidden and meta["metrics"] == {"note": "untrained"}
+    keys = [asciify(tr_lower(line)) for line in LINES]
+    for before, after in zip(twin_probabilities(model, keys), twin_probabilities(loaded, keys)):
+        np.testing.assert_array_equal(before, after)
+
+
+def saved(tmp_path: Path) -> Path:
+    weights = tmp_path / "model.safetensors"
+    save_model(tiny_model(), weights, {})
+    return weights
+
+
+def test_truncated_weights_give_a_clear_error(tmp_path):
+    weights = saved(tmp_path)
+    weights.write_bytes(weights.read_bytes()[:100])
+    with pytest.raises(ValueError, match="corrupt or truncated"):
+        load_model(weights)
+
+
+def test_corrupt_or_incompatible_description_gives_a_clear_error(tmp_path):
+    weights = saved(tmp_path)
+    meta = json.loads(sidecar(weights).read_text())
+    sidecar(weights).write_text(json.dumps(meta | {"config": meta["config"] | {"hidden": 12}}))
+    with pytest.raises(ValueError, match="does not match its config"):
+        load_model(weights)
+    sidecar(weights).write_text(json.dumps(meta | {"config": meta["config"] | {"backbone": "rnn"}}))
+    with pytest.raises(ValueError, match="invalid model config"):
+        load_model(weights)
+    sidecar(weights).write_text('{"format": "nokta-neu')
+    with pytest.raises(ValueError, match="not valid JSON"):
+        load_model(weights)
+    sidecar(weights).unlink()
+    with pytest.raises(ValueError, match="not found"):
+        load_model(weights)
+
+
+class _Exploit:
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):
+        return (Path.touch, (self.marker,))
+
+
+def test_a_pickle_passed_as_checkpoint_runs_no_code(tmp_path):
+    weights = saved(tmp_path)
+    marker = tmp_path / "pwned"
+    weights.write_bytes(pickle.dumps({"state": _Exploit(marker)}))
+    with pytest.raises(ValueError):
+        load_restorer(str(weights))
+    assert not marker.exists()
+
+
+def test_load_restorer_finds_a_run_directory(tmp_path):
+    save_model(tiny_model(), tmp_path / "best.safetensors", {})
+    assert isinstance(load_restorer(str(tmp_path), device="cpu"), NeuralRestorer)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ValueError, match="no model weights"):
+        load_neural_restorer(tmp_path / "empty")
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device")
+def test_cuda_predictions_match_cpu():
+    model = tiny_model()
+    keys = [asciify(tr_lower(line)) for line in LINES]
+    on_cpu = twin_probabilities(model, keys)
+    on_gpu = twin_probabilities(model.to("cuda"), keys)
+    for a, b in zip(on_cpu, on_gpu):
+        np.testing.assert_allclose(a, b, atol=1e-4)
+
+
+def test_ranked_spellings_are_best_first_and_keep_typed_diacritics():
+    ranked = ranked_spellings("çogus", np.array([0.0, 0.9, 0.2, 0.0, 0.6], dtype=np.float32), 8)
+    assert ranked[0][0] == "çöguş"
+    assert [p for _, p in ranked] == sorted((p for _, p in ranked), reverse=True)
+    assert all(word[0] == "ç" for word, _ in ranked) and len(ranked) == 8
+    assert sum(p for _, p in ranked) <= 1.0 + 1e-9
+
+
+_PAIRS = {**{k: v for k, v in LOWER_TWIN.items()}, **{k.upper(): v.upper() for k, v in LOWER_TWIN.items() if k != "i"}, "I": "İ"}
+
+
+_RESTORER = NeuralRestorer(tiny_model(seed=3))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.text(alphabet="cgiosuCGIOSUaAeEçİı '-.x1", max_size=30), min_size=1, max_size=4))
+def test_restorer_invariants(lines):
+    restorer = _RESTORER
+    restored = restorer.restore(lines)
+    for before, after in zip(lines, restored):
+        assert len(before) == len(after)
+        for a, b in zip(before, after):
+            assert a == b or (a in AMBIGUOUS and _PAIRS[a] == b)
+    assert restorer.restore(restored) == restored
+
+
+def test_suggestions_carry_ranked_alternatives():
+    restorer = NeuralRestorer(tiny_model(seed=1))
+    for suggestion in restorer.suggest(["cocuk gozluk sisi"])[0]:
+        scores = [alternative.score for alternative in suggestion.alternatives]
+        assert scores == sorted(scores, reverse=True) and suggestion.confidence == scores[0]
+
+
+def fake_corpus(root: Path) -> Path:
+    (root / "train").mkdir(parents=True)
+    for index, corpus_file in enumerate(TRAIN_FILES):
+        lines = [f"{line} {index} {n}" for n in range(30) for line in LINES]
+        (root / "train" / corpus_file.name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return root
+
+
+def test_training_writes_checkpoints_and_resumes(tmp_path):
+    corpus = fake_corpus(tmp_path / "corpus")
+    config = replace(load_config("tiny"), max_steps=6, eval_every=3, dev_lines=20)
+    run = tmp_path / "run"
+    first = train_neural(config, run, corpus, device="cpu", progress=False)
+    assert {"letter_acc", "word_acc", "log_loss"} <= set(first)
+    train_neural(replace(config, max_steps=9), run, corpus, device="cpu", progress=False)
+    history = json.loads((run / "history.json").read_text())["history"]
+    assert [record["step"] for record in history] == [3, 6, 9]
+    restorer = load_restorer(str(run / "best.safetensors"), device="cpu")
+    assert restorer.meta["data_mix"] and restorer.meta["trained"]["step"] in (3, 6, 9)
+
+
+def test_class_weights_are_inverse_frequency_with_mean_one():
+    counts = np.array([[90.0, 10.0]] * 6)
+    weights = class_weights(counts, power=1.0)
+    assert weights[0, 1] / weights[0, 0] == pytest.approx(9.0)
+    assert (weights * counts / 100).sum(axis=1) == pytest.approx(np.ones(6))
+
+
+def test_bad_training_configs_are_rejected(tmp_path):
+    with pytest.raises(ValueError, match="unknown TrainConfig settings"):
+        TrainConfig.from_dict({"learning_rate": 1})
+    with pytest.raises(ValueError, match="no training config"):
+        load_config(str(tmp_path / "nope"))
+    (tmp_path / "bad.json").write_text("[1]")
+    with pytest.raises(ValueError, match="JSON object"):
+        TrainConfig.from_json(tmp_path / "bad.json")
