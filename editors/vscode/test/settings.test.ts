@@ -31,7 +31,7 @@ test("the settings sent to the server hold every server key and nothing else", (
   assert.deepEqual(Object.keys(settings), SERVER_KEYS);
   assert.equal(settings.backend, "ngram");
   assert.equal(settings.severity, "information");
-  assert.equal(settings.confidenceThreshold, 0.9);
+  assert.equal(settings.confidenceThreshold, 0.98);
 });
 
 test("keys without a value are left out", () => {
