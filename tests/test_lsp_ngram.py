@@ -1,0 +1,30 @@
+"""End-to-end with the real count-based backend (skipped when its artifact is not built)."""
+
+from __future__ import annotations
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+from nokta_model.ngram.artifact import DEFAULT_ARTIFACT
+from tests.lsp.client import REAL_SERVER, apply_edits, config, diagnostics_for, initialize, open_document
+
+pytestmark = pytest.mark.skipif(not DEFAULT_ARTIFACT.exists(), reason="ngram artifact not built (nokta train --backend ngram)")
+
+
+@pytest_lsp.fixture(config=config(REAL_SERVER))
+async def client(lsp_client: LanguageClient):
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_real_model_restores_turkish_and_leaves_english_alone(client: LanguageClient):
+    await initialize(client, {"backend": "ngram"})
+    text = "Bugun hava cok guzel, ogrenciler okula gitti.\nThis is the sure thing on the table, as you can see.\n"
+    open_document(client, "file:///real.txt", text)
+    diagnostics = await diagnostics_for(client, "file:///real.txt", 1, timeout=120)
+    assert all(d.range.start.line == 0 for d in diagnostics)
+    fixed = apply_edits(text, [types.TextEdit(range=d.range, new_text=d.data["replacement"]) for d in diagnostics])
+    assert fixed.splitlines()[0] == "Bugün hava çok güzel, öğrenciler okula gitti."
+    assert client.progress_reports and not any("could not load" in m.message for m in client.messages)
