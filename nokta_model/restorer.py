@@ -85,12 +85,14 @@ class Restorer(ABC):
 
     @staticmethod
     def _restore_line(line: _Line, rankings: list[Ranking]) -> str:
-        restored_lower = list(model_lower(line.nfc))
+        restored = list(line.nfc)
+        lowered = model_lower(line.nfc)
         for span, ranking in zip(line.spans, rankings):
-            if ranking:
-                restored_lower[span.start : span.end] = ranking[0][0]
-        restored = restore_letters(line.nfc, "".join(restored_lower))
-        return _map_back(line, restored)
+            typed = line.nfc[span.start : span.end]
+            # An ASCII capital I changes even when the lower-case spelling does not (I -> İ).
+            if ranking and (ranking[0][0] != lowered[span.start : span.end] or "I" in typed):
+                restored[span.start : span.end] = restore_letters(typed, ranking[0][0])
+        return _map_back(line, "".join(restored))
 
     @staticmethod
     def _suggest_line(line: _Line, rankings: list[Ranking]) -> list[Suggestion]:

@@ -18,15 +18,20 @@ _WORD_RE = re.compile(rf"{_RUN}(?:['’]{_RUN})*(?:-{_RUN}(?:['’]{_RUN})*)*")
 _PART_RE = re.compile(rf"{_RUN}(?:['’]{_RUN})*")
 _TOKEN_RE = re.compile(r"\S+")
 
-_NOT_PROSE_RES = (
-    re.compile(r"^[(<\[\"'“‘]*(?:[a-z][a-z0-9+.-]*://|www\.|mailto:)", re.IGNORECASE),  # URL
-    re.compile(r"[\w.+-]+@[\w-]+\.[\w.-]+"),  # e-mail
-    re.compile(r"^[(\[\"'“‘]*(?:~|\.{1,2})?/\S|\\|^[A-Za-z]:[\\/]"),  # path
-    re.compile(r"\w_|_\w"),  # snake_case, __dunder__
-    re.compile(r"[a-zçğıöşü][A-ZÇĞİÖŞÜ]"),  # camelCase
-    re.compile(r"\w\.\w"),  # dotted.names, file.ext, 3.14
-    re.compile(r"[{}=<>#$%^*|`\\]"),  # code or markup symbols inside a token
+_NOT_PROSE_RE = re.compile(
+    "|".join(
+        (
+            r"^[(<\[\"'“‘]*(?:[a-zA-Z][a-zA-Z0-9+.-]*://|[wW]{3}\.|mailto:)",  # URL
+            r"[\w.+-]+@[\w-]+\.[\w.-]+",  # e-mail
+            r"^[(\[\"'“‘]*(?:~|\.{1,2})?/\S|^[A-Za-z]:[\\/]",  # path
+            r"\w_|_\w",  # snake_case, __dunder__
+            r"[a-zçğıöşü][A-ZÇĞİÖŞÜ]",  # camelCase
+            r"\w\.\w",  # dotted.names, file.ext, 3.14
+            r"[{}=<>#$%^*|`\\]",  # code or markup symbols inside a token
+        )
+    )
 )
+_PLAIN_TOKEN_RE = re.compile(r"[^\W\d_]+[,.;:!?)\"”]?")
 
 
 class Span(NamedTuple):
@@ -38,14 +43,19 @@ class Span(NamedTuple):
 
 def is_prose_token(token: str) -> bool:
     """False for URLs, e-mails, paths, identifiers and code-like tokens."""
-    return not any(pattern.search(token) for pattern in _NOT_PROSE_RES)
+    return _NOT_PROSE_RE.search(token) is None
 
 
 def word_spans(line: str) -> list[Span]:
     """Spans of the prose words of ``line``, left to right."""
     spans: list[Span] = []
     for token in _TOKEN_RE.finditer(line):
-        if not is_prose_token(token.group()):
+        text = token.group()
+        if _PLAIN_TOKEN_RE.fullmatch(text) and (text.islower() or text.isupper() or text[1:].islower()):
+            end = token.end() - (not text[-1].isalpha())
+            spans.append(Span(token.start(), end))
+            continue
+        if not is_prose_token(text):
             continue
         offset = token.start()
         spans.extend(Span(offset + m.start(), offset + m.end()) for m in _WORD_RE.finditer(token.group()))

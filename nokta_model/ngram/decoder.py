@@ -69,17 +69,32 @@ def sentence_positions(words: list[Position]) -> list[Position]:
 
 
 def decode(positions: list[Position], scores: dict, with_marginals: bool) -> tuple[list[int], list[list[float]]]:
-    """Best choice index per position, and (optionally) per-candidate max-marginals."""
-    if not scores:
-        return [0] * len(positions), [[0.0] * len(p.ids) for p in positions]
-    forward, back = _forward(positions, scores)
-    state = max(forward[-1], key=forward[-1].get)
+    """Best choice index per position, and (optionally) per-candidate max-marginals.
+
+    Runs of windows that touch competing positions are decoded on their own: two runs
+    share no window, so the best path is the best path of each run.
+    """
     best = [0] * len(positions)
-    for pos in range(len(positions) - 1, 1, -1):
-        best[pos - 1], best[pos] = state
-        state = back[pos][state]
-    marginals = _marginals(positions, scores, forward) if with_marginals else []
+    marginals = [[0.0] * len(p.ids) for p in positions] if with_marginals else []
+    for first, last in _runs(_windows(positions)):
+        forward, back = _forward(positions, scores, first, last)
+        state = max(forward[last], key=forward[last].get)
+        for end in range(last, first - 1, -1):
+            best[end - 1], best[end] = state
+            state = back[end][state]
+        if with_marginals:
+            _marginals(positions, scores, forward, first, last, marginals)
     return best, marginals
+
+
+def _runs(ends: list[int]) -> list[tuple[int, int]]:
+    runs: list[tuple[int, int]] = []
+    for end in ends:
+        if runs and runs[-1][1] == end - 1:
+            runs[-1] = (runs[-1][0], end)
+        else:
+            runs.append((end, end))
+    return runs
 
 
 def _transition(positions, scores, end, a, b, c) -> float:
@@ -87,28 +102,28 @@ def _transition(positions, scores, end, a, b, c) -> float:
     return scores.get(window, 0.0) + positions[end].emission(c)
 
 
-def _forward(positions, scores):
-    forward = [None, {(0, 0): 0.0}]
-    back: list[dict] = [{}, {}]
-    for end in range(2, len(positions)):
+def _forward(positions, scores, first: int, last: int):
+    """Best scores of states (choice at end-1, choice at end) for ends first..last."""
+    forward: dict[int, dict] = {first - 1: {(0, 0): 0.0}}
+    back: dict[int, dict] = {}
+    for end in range(first, last + 1):
         layer, pointers = {}, {}
-        for (a, b), total in forward[-1].items():
+        for (a, b), total in forward[end - 1].items():
             for c in range(len(positions[end].ids)):
                 value = total + _transition(positions, scores, end, a, b, c)
                 if (b, c) not in layer or value > layer[(b, c)]:
                     layer[(b, c)], pointers[(b, c)] = value, (a, b)
-        forward.append(layer)
-        back.append(pointers)
+        forward[end], back[end] = layer, pointers
     return forward, back
 
 
-def _marginals(positions, scores, forward) -> list[list[float]]:
-    backward = {state: 0.0 for state in forward[-1]}
-    marginals = [[-np.inf] * len(p.ids) for p in positions]
-    for end in range(len(positions) - 1, 1, -1):
+def _marginals(positions, scores, forward, first: int, last: int, marginals: list[list[float]]) -> None:
+    """Fill in, for positions first..last, each candidate's best path score."""
+    backward = {state: 0.0 for state in forward[last]}
+    for end in range(last, first - 1, -1):
+        marginals[end] = [-np.inf] * len(positions[end].ids)
         for (b, c), after in backward.items():
-            total = forward[end][(b, c)] + after
-            marginals[end][c] = max(marginals[end][c], total)
+            marginals[end][c] = max(marginals[end][c], forward[end][(b, c)] + after)
         earlier = {}
         for (b, c), after in backward.items():
             for a in range(len(positions[end - 2].ids)):
@@ -116,4 +131,3 @@ def _marginals(positions, scores, forward) -> list[list[float]]:
                     value = after + _transition(positions, scores, end, a, b, c)
                     earlier[(a, b)] = max(earlier.get((a, b), -np.inf), value)
         backward = earlier
-    return marginals

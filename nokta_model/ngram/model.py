@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import threading
 from itertools import islice
 from pathlib import Path
 
@@ -14,6 +15,8 @@ from .lm import UNK, LanguageModel
 from .words import spell, spelling_mask, token_key, token_spans
 
 MAX_UNSEEN_ALTERNATIVES = 4
+TOKEN_CACHE_SIZE = 200_000
+RARE_SPELLING_RATIO = 0.01  # chosen on the corpus dev split
 _UNSURE = (0.02, 0.98)  # a character-model letter outside this range is taken as decided
 
 
@@ -23,6 +26,8 @@ class NgramRestorer(Restorer):
     def __init__(self, model: LanguageModel, source: str = ""):
         self.model = model
         self.source = source
+        self._positions_of: dict[str, Position] = {}  # token text -> its lattice slot
+        self._cache_lock = threading.Lock()
 
     @classmethod
     def load(cls, path: Path | None = None) -> "NgramRestorer":
@@ -32,8 +37,7 @@ class NgramRestorer(Restorer):
     def rank(self, lines: list[str], spans: list[list[Span]], with_scores: bool) -> list[list[Ranking]]:
         tokens = [token_spans(word_spans, line) for word_spans, line in zip(spans, lines)]
         texts = [line[t.start : t.end] for line, line_tokens in zip(lines, tokens) for t in line_tokens]
-        keys = [token_key(text) for text in texts]
-        candidates = iter(self._positions(keys, texts))
+        candidates = iter(self._positions(texts))
         sentences = [sentence_positions(list(islice(candidates, len(t)))) for t in tokens]
         scores = score_windows(self.model, sentences)
         return [
@@ -41,17 +45,27 @@ class NgramRestorer(Restorer):
             for line, line_spans, line_tokens, positions, line_scores in zip(lines, spans, tokens, sentences, scores)
         ]
 
-    def _positions(self, keys: list[str], texts: list[str]) -> list[Position]:
+    def _positions(self, texts: list[str]) -> list[Position]:
+        """Lattice slots of tokens; each distinct token text is looked up once."""
+        with self._cache_lock:
+            return self._cached_positions(texts)
+
+    def _cached_positions(self, texts: list[str]) -> list[Position]:
+        cache = self._positions_of
+        new = list(dict.fromkeys(t for t in texts if t not in cache))
+        if len(cache) + len(new) > TOKEN_CACHE_SIZE:
+            cache.clear()
+            new = list(dict.fromkeys(texts))
+        keys = [token_key(text) for text in new]
         lexicon = self.model.lexicon
-        positions = []
-        for key, text, ids in zip(keys, texts, lexicon.candidates(keys)):
+        for key, text, ids in zip(keys, new, lexicon.candidates(keys)):
             typed = spelling_mask(key, text) or 0
-            known = [i for i in ids if int(lexicon.masks[i]) & typed == typed]
+            known = _plausible([i for i in ids if int(lexicon.masks[i]) & typed == typed], lexicon.counts)
             if known:
-                positions.append(Position(known, masks=[int(lexicon.masks[i]) for i in known], key=key))
+                cache[text] = Position(known, masks=[int(lexicon.masks[i]) for i in known], key=key)
             else:
-                positions.append(self._unseen(key, typed))
-        return positions
+                cache[text] = self._unseen(key, typed)
+        return [cache[text] for text in texts]
 
     def _unseen(self, key: str, typed: int) -> Position:
         """Candidates of a word the lexicon lacks, from the character model."""
@@ -79,8 +93,19 @@ class NgramRestorer(Restorer):
         return [_word_ranking(line, span, choices) for span in word_spans]
 
 
+def _plausible(ids: list[int], counts) -> list[int]:
+    """Drop spellings so much rarer than the most frequent one that no context could save them."""
+    if len(ids) < 2:
+        return ids
+    floor = max(float(counts[i]) for i in ids) * RARE_SPELLING_RATIO
+    return [i for i in ids if counts[i] >= floor]
+
+
 def _word_ranking(line: str, span: Span, choices: dict) -> Ranking:
     """Rank a word's spellings from its tokens': the best of each, then one change at a time."""
+    first = choices[span.start]
+    if first[0].end == span.end:  # a word of one token
+        return first[1]
     parts = [choices[start] for start in sorted(choices) if span.start <= start < span.end]
     base = list(line[span.start : span.end])
     for token, ranking in parts:
