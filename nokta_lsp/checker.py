@@ -9,7 +9,7 @@ model work.
 
 from __future__ import annotations
 
-import threading
+import re
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Iterable, Sequence
@@ -45,29 +45,29 @@ class CheckOptions:
 
 
 class SuggestionCache:
-    """A bounded LRU of restorer suggestions keyed by the text the restorer saw."""
+    """A bounded LRU of restorer suggestions keyed by the text the restorer saw.
+
+    Used from one thread at a time (the server's single analysis worker).
+    """
 
     def __init__(self, max_lines: int = 100_000):
         self.max_lines = max_lines
         self._items: OrderedDict[str, tuple[Suggestion, ...]] = OrderedDict()
-        self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._items)
 
     def get(self, text: str) -> tuple[Suggestion, ...] | None:
-        with self._lock:
-            found = self._items.get(text)
-            if found is not None:
-                self._items.move_to_end(text)
-            return found
+        found = self._items.get(text)
+        if found is not None:
+            self._items.move_to_end(text)
+        return found
 
     def put(self, text: str, suggestions: Iterable[Suggestion]) -> None:
-        with self._lock:
-            self._items[text] = tuple(suggestions)
-            self._items.move_to_end(text)
-            while len(self._items) > self.max_lines:
-                self._items.popitem(last=False)
+        self._items[text] = tuple(suggestions)
+        self._items.move_to_end(text)
+        while len(self._items) > self.max_lines:
+            self._items.popitem(last=False)
 
 
 def model_input(lines: Sequence[str], masker: str, max_line_length: int) -> list[str]:
@@ -76,8 +76,11 @@ def model_input(lines: Sequence[str], masker: str, max_line_length: int) -> list
     return keep_turkish(mask_lines(masker, masked))
 
 
+_AMBIGUOUS_RE = re.compile("[" + "".join(sorted(AMBIGUOUS)) + "]")
+
+
 def _worth_asking(text: str) -> bool:
-    return any(ch in AMBIGUOUS for ch in text) and not text.isspace()
+    return _AMBIGUOUS_RE.search(text) is not None
 
 
 def suggestions_for(texts: Sequence[str], restorer: Restorer, cache: SuggestionCache) -> list[tuple[Suggestion, ...]]:

@@ -87,23 +87,29 @@ def _scored_sentences(line: str) -> tuple[tuple[int, int, int], ...]:
 
 
 def keep_turkish(lines: Sequence[str]) -> list[str]:
-    """Lines with every sentence not taken as Turkish blanked (lengths kept)."""
-    pieces = [(row, *piece) for row, line in enumerate(lines) if line.strip() for piece in _scored_sentences(line)]
-    decided = _spread([score for *_, score in pieces])
+    """Lines with every sentence not taken as Turkish blanked (lengths kept).
+
+    One pass: a sentence with evidence decides for itself and for the sentences without
+    evidence after it; those before the first decision wait for it (Turkish if none).
+    """
     out = list(lines)
-    for (row, start, end, _), turkish in zip(pieces, decided):
-        if not turkish:
-            out[row] = out[row][:start] + blank(out[row][start:end]) + out[row][end:]
+    turkish: bool | None = None
+    undecided: list[tuple[int, int, int]] = []
+    for row, line in enumerate(lines):
+        if not line or line.isspace():
+            continue
+        for start, end, score in _scored_sentences(line):
+            if score:
+                if turkish is None and score < 0:
+                    for pending in undecided:
+                        _blank_piece(out, *pending)
+                turkish = score > 0
+            if turkish is None:
+                undecided.append((row, start, end))
+            elif not turkish:
+                _blank_piece(out, row, start, end)
     return out
 
 
-def _spread(scores: list[int]) -> list[bool]:
-    """Turkish or not for each piece; pieces without evidence copy a decided neighbour."""
-    decided: list[bool | None] = [None if s == 0 else s > 0 for s in scores]
-    last: bool | None = next((d for d in decided if d is not None), True)
-    result = []
-    for choice in decided:
-        if choice is not None:
-            last = choice
-        result.append(last)
-    return result
+def _blank_piece(out: list[str], row: int, start: int, end: int) -> None:
+    out[row] = out[row][:start] + blank(out[row][start:end]) + out[row][end:]
