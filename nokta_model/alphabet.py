@@ -8,6 +8,7 @@ code points) and gets Turkish wrong ("I".lower() is "i", not "ı"): never use it
 from __future__ import annotations
 
 import unicodedata
+from typing import Sequence
 
 #: ASCII letter -> its Turkish diacritic twin, lower case (``i`` pairs with dotless ``ı``).
 LOWER_TWIN = {"c": "ç", "g": "ğ", "i": "ı", "o": "ö", "s": "ş", "u": "ü"}
@@ -25,6 +26,7 @@ _ASCII_OF = {
 }
 _ASCIIFY_TABLE = str.maketrans(_ASCII_OF)
 _TURKISH_LOWER_I = str.maketrans({"I": "ı", "İ": "i"})
+_TWIN_TO_ASCII = str.maketrans({twin: plain for plain, twin in LOWER_TWIN.items()})
 _MODEL_LOWER_I = str.maketrans({"I": "i", "İ": "i"})
 _FOLD_CIRCUMFLEX_TABLE = str.maketrans({"â": "a", "Â": "A", "î": "i", "Î": "I", "û": "u", "Û": "U"})
 
@@ -87,6 +89,8 @@ def restore_letters(original: str, restored_lower: str) -> str:
     """
     if len(original) != len(restored_lower):
         raise ValueError("restoration must keep the length of the text")
+    if original.isascii() and original.islower() and restored_lower.translate(_TWIN_TO_ASCII) == original:
+        return restored_lower  # the common case: only twins of ASCII lower-case letters
     out = list(original)
     for pos, (ch, new) in enumerate(zip(original, restored_lower)):
         if ch not in AMBIGUOUS or asciify(new) != fold_key(ch):
@@ -95,14 +99,14 @@ def restore_letters(original: str, restored_lower: str) -> str:
     return "".join(out)
 
 
-def nfc_with_offsets(text: str) -> tuple[str, list[int]]:
+def nfc_with_offsets(text: str) -> tuple[str, Sequence[int]]:
     """NFC-normalise ``text`` and map each NFC character back to where it starts.
 
     Returns ``(nfc, starts)`` with ``len(starts) == len(nfc) + 1``; ``starts[-1]`` is
     ``len(text)``. Already-NFC text (the common case) costs one check.
     """
     if unicodedata.is_normalized("NFC", text):
-        return text, list(range(len(text) + 1))
+        return text, range(len(text) + 1)
     nfc_parts: list[str] = []
     starts: list[int] = []
     cluster_start = 0

@@ -43,7 +43,7 @@ class Suggestion:
 class _Line:
     original: str
     nfc: str
-    starts: list[int]
+    starts: Sequence[int]
     spans: list[Span]
 
 
@@ -128,6 +128,8 @@ def _spell_all(typed: str, ranking: Ranking) -> list[tuple[str, float]]:
 
 def _map_back(line: _Line, restored_nfc: str) -> str:
     """Carry letter changes made on the NFC text back to the original text."""
+    if line.nfc is line.original:
+        return restored_nfc
     if restored_nfc == line.nfc:
         return line.original
     out = list(line.original)

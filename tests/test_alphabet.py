@@ -49,4 +49,4 @@ def test_case_mapping_keeps_length(text):
 def test_nfc_offsets_are_monotonic_and_complete(text):
     nfc, starts = nfc_with_offsets(text)
     assert len(starts) == len(nfc) + 1
-    assert starts == sorted(starts) and starts[-1] == len(text)
+    assert list(starts) == sorted(starts) and starts[-1] == len(text)

@@ -11,8 +11,8 @@ import numpy as np
 from ..alphabet import LOWER_TWIN
 from .vocab import code_points
 
-#: Lower-case letters a word's ranking may choose for; a typed "ı" stays free because
-#: lower-casing turns a typed ASCII "I" into "ı" (the base class never changes a typed ı).
+#: The letters a word's ranking decides: the six plain ones. Lines arrive ``model_lower``-ed
+#: (an ASCII I as plain i), so a Turkish letter in them was typed so and stays.
 _FREE = np.zeros(0x10000, dtype=bool)
 _PLAIN = np.zeros(0x10000, dtype=np.uint32)
 _TWIN = np.zeros(0x10000, dtype=np.uint32)
@@ -20,7 +20,6 @@ for _plain, _twin in LOWER_TWIN.items():
     _FREE[ord(_plain)] = True
     for _letter in (_plain, _twin):
         _PLAIN[ord(_letter)], _TWIN[ord(_letter)] = ord(_plain), ord(_twin)
-_FREE[ord("ı")] = True
 
 
 def free_positions(line: str) -> np.ndarray:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from .config import TrainConfig
@@ -30,14 +31,26 @@ def load_config(name_or_path: str) -> TrainConfig:
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
     from .train import train_neural
 
     config = load_config(args.config)
     if args.minutes is not None:
         config = replace(config, max_minutes=args.minutes)
     run_dir = args.run_dir or Path("runs") / f"neural-{Path(args.config).stem}"
+    best = train_neural(config, run_dir, args.corpus, args.device)
+    print(json.dumps({"run_dir": str(run_dir), "best_dev": best}, indent=1))
+    return 0
+
+
+def train_from_cli(args: argparse.Namespace) -> int:
+    """``nokta train --backend neural [--config C] [--output RUN_DIR] [--corpus DIR] [--device D]``."""
+    from .train import train_neural
+
+    name = args.config or "main"
+    config = load_config(name)
+    if getattr(args, "include_noncommercial", False):
+        config = replace(config, commercial_only=False)
+    run_dir = args.output or Path("runs") / f"neural-{Path(name).stem}"
     best = train_neural(config, run_dir, args.corpus, args.device)
     print(json.dumps({"run_dir": str(run_dir), "best_dev": best}, indent=1))
     return 0

@@ -46,7 +46,7 @@ class NeuralRestorer(Restorer):
         ]
 
     def line_probabilities(self, lines: list[str]):
-        """P(Turkish twin) per position of each lower-cased line (0 where no letter)."""
+        """P(Turkish twin) per position of each ``model_lower``-ed line (0 where no head applies)."""
         return twin_probabilities(self.model, [asciify(line) for line in lines])
 
 

@@ -19,7 +19,11 @@ def token_spans(word_spans: list[Span], line: str) -> list[Span]:
     """The hyphen parts of every word, as spans in ``line``."""
     tokens = []
     for word in word_spans:
-        parts = word_parts(line[word.start : word.end])
+        text = line[word.start : word.end]
+        if "-" not in text:
+            tokens.append(word)
+            continue
+        parts = word_parts(text)
         tokens.extend(Span(word.start + p.start, word.start + p.end) for p in parts)
     return tokens
 
