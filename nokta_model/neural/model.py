@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 import torch
-from torch import nn
+from torch import _VF, nn
 from torch.nn import functional as F
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
@@ -28,8 +28,33 @@ class RecurrentBackbone(nn.Module):
     def forward(self, x: torch.Tensor, lengths: torch.Tensor | None) -> torch.Tensor:
         if lengths is None or bool((lengths == x.shape[1]).all()):
             return self.rnn(x)[0]
+        if not torch.is_grad_enabled():
+            return self._padded_directions(x, lengths.to(x.device))
         packed = pack_padded_sequence(x, lengths.cpu(), batch_first=True, enforce_sorted=False)
         return pad_packed_sequence(self.rnn(packed)[0], batch_first=True, total_length=x.shape[1])[0]
+
+    def _padded_directions(self, x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """Inference without packing (faster on CPU): each direction runs on a plain
+        padded batch, the backward one on rows reversed within their own length."""
+        steps = torch.arange(x.shape[1], device=x.device).unsqueeze(0)
+        reverse = torch.where(steps < lengths.unsqueeze(1), lengths.unsqueeze(1) - 1 - steps, steps)
+        h = x
+        for layer in range(self.rnn.num_layers):
+            forward = self._direction(h, layer, "")
+            backward = self._direction(_gather_steps(h, reverse), layer, "_reverse")
+            h = torch.cat([forward, _gather_steps(backward, reverse)], dim=-1)
+        return h
+
+    def _direction(self, h: torch.Tensor, layer: int, suffix: str) -> torch.Tensor:
+        weights = [getattr(self.rnn, f"{name}_l{layer}{suffix}") for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")]
+        zeros = h.new_zeros(1, h.shape[0], self.rnn.hidden_size)
+        if isinstance(self.rnn, nn.LSTM):
+            return _VF.lstm(h, (zeros, zeros), weights, True, 1, 0.0, False, False, True)[0]
+        return _VF.gru(h, zeros, weights, True, 1, 0.0, False, False, True)[0]
+
+
+def _gather_steps(h: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
+    return h.gather(1, index.unsqueeze(-1).expand_as(h))
 
 
 class DilatedCnnBackbone(nn.Module):
