@@ -1,0 +1,62 @@
+"""Accuracy of each backend on the evaluation text, by the protocol of shared/bench/README.md.
+
+    python bench/accuracy.py [--backends ngram default ...] [--gold ../shared/bench/vikipedi_test.txt]
+
+Writes bench/results/accuracy.json and accuracy.md (the table the README quotes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import platform
+from pathlib import Path
+
+from nokta_model.evaluate import evaluate
+from nokta_model.restorer import load_restorer
+
+ROOT = Path(__file__).resolve().parent
+DEFAULT_GOLD = ROOT.parent.parent / "shared" / "bench" / "vikipedi_test.txt"
+
+
+def machine() -> str:
+    import os
+
+    return f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--backends", nargs="+", default=["ngram", "default"])
+    parser.add_argument("--gold", type=Path, default=DEFAULT_GOLD)
+    parser.add_argument("--out", type=Path, default=ROOT / "results" / "accuracy")
+    args = parser.parse_args()
+    gold = args.gold.read_text(encoding="utf-8").splitlines()
+    results = {}
+    for backend in args.backends:
+        summary = evaluate(load_restorer(backend), gold).summary(10)
+        results[backend] = summary
+        print(backend, json.dumps({k: v for k, v in summary.items() if k != "top_errors"}))
+    report = {"date": datetime.date.today().isoformat(), "machine": machine(), "gold": args.gold.name, "results": results}
+    args.out.with_suffix(".json").write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+    args.out.with_suffix(".md").write_text(table(report))
+
+
+def table(report: dict) -> str:
+    rows = [
+        f"{report['gold']}, {report['date']}, {report['machine']}",
+        "",
+        "| backend | word acc | ambiguous-word acc | letter acc (c g i o s u) | recall (words needing a change) | chars/s |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for backend, m in report["results"].items():
+        rows.append(
+            f"| {backend} | {m['word_accuracy']:.4f} | {m['ambiguous_word_accuracy']:.4f} | "
+            f"{m['letter_accuracy']:.4f} | {m['recall']:.4f} | {m['chars_per_second']:,.0f} |"
+        )
+    return "\n".join(rows) + "\n"
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,119 @@
+"""Throughput and cold start of `nokta restore`, per backend, as a user runs it.
+
+    python bench/throughput.py [--backends ngram default] [--megabytes 4] [--runs 3]
+
+The input is ASCII-folded corpus text (never shared/bench), every line distinct: the
+dev split first, then training lines, up to the size asked. Each figure is the median of several whole-process runs. So that figures
+compare across machines, the same run times a fixed reference workload (a pure-Python
+word count over the same input) and reports restore time as a multiple of it.
+Writes bench/results/throughput.json and throughput.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+from accuracy import machine
+
+from nokta_model.alphabet import asciify
+from nokta_model.corpus import default_corpus_dir, split_lines
+
+ROOT = Path(__file__).resolve().parent
+
+
+def make_input(megabytes: float) -> str:
+    lines, size = [], 0
+    corpus = default_corpus_dir()
+    for split in ("dev", "train"):
+        for _, line in split_lines(corpus, split):
+            lines.append(asciify(line) + "\n")
+            size += len(lines[-1])
+            if size >= megabytes * 1e6:
+                return "".join(lines)
+    return "".join(lines)
+
+
+def reference_seconds(text: str) -> float:
+    started = time.perf_counter()
+    counts = Counter()
+    for line in text.splitlines():
+        counts.update(word.lower() for word in line.split())
+    return time.perf_counter() - started
+
+
+def timed_run(command: list[str], stdin_path: Path) -> tuple[float, float]:
+    """(seconds to the first output byte, seconds to the end) of one process."""
+    started = time.perf_counter()
+    with open(stdin_path, "rb") as stdin:
+        process = subprocess.Popen(command, stdin=stdin, stdout=subprocess.PIPE)
+        process.stdout.read(1)
+        first = time.perf_counter() - started
+        process.stdout.read()
+    if process.wait() != 0:
+        raise SystemExit(f"{' '.join(command)} failed")
+    return first, time.perf_counter() - started
+
+
+def measure(backend: str, big: Path, small: Path, runs: int) -> dict:
+    command = [sys.executable, "-m", "nokta_model", "restore", "--backend", backend]
+    cold = [timed_run(command, small)[0] for _ in range(runs)]
+    total = [timed_run(command, big)[1] for _ in range(runs)]
+    return {"cold_start_s": statistics.median(cold), "restore_s": statistics.median(total)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--backends", nargs="+", default=["ngram", "default"])
+    parser.add_argument("--megabytes", type=float, default=4.0)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    text = make_input(args.megabytes)
+    with tempfile.TemporaryDirectory() as folder:
+        big, small = Path(folder) / "big.txt", Path(folder) / "small.txt"
+        big.write_text(text, encoding="utf-8")
+        small.write_text("Bugun hava cok guzel.\n", encoding="utf-8")
+        reference = statistics.median(reference_seconds(text) for _ in range(args.runs))
+        results = {}
+        for backend in args.backends:
+            figures = measure(backend, big, small, args.runs)
+            loading = figures["cold_start_s"]
+            figures["chars_per_second"] = len(text) / max(figures["restore_s"] - loading, 1e-9)
+            figures["restore_over_reference"] = (figures["restore_s"] - loading) / reference
+            results[backend] = figures
+            print(backend, json.dumps(figures))
+    report = {
+        "date": datetime.date.today().isoformat(), "machine": machine(), "input_chars": len(text),
+        "reference_s": reference, "results": results,
+    }
+    out = ROOT / "results" / "throughput"
+    out.with_suffix(".json").write_text(json.dumps(report, indent=2) + "\n")
+    out.with_suffix(".md").write_text(table(report))
+
+
+def table(report: dict) -> str:
+    rows = [
+        f"{report['input_chars']:,} characters of ASCII-folded corpus text (dev split, then training lines), {report['date']}, {report['machine']}; "
+        f"reference workload (pure-Python word count of the same text): {report['reference_s']:.2f} s",
+        "",
+        "| backend | cold start (process start → first output) | restore time | chars/s (after loading) | × reference |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for backend, f in report["results"].items():
+        rows.append(
+            f"| {backend} | {f['cold_start_s']:.2f} s | {f['restore_s']:.1f} s | {f['chars_per_second']:,.0f} | "
+            f"{f['restore_over_reference']:.1f} |"
+        )
+    return "\n".join(rows) + "\n"
+
+
+if __name__ == "__main__":
+    main()
