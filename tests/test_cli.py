@@ -1,0 +1,64 @@
+"""`nokta` as a user runs it: a real process, real files, real exit codes."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+NOKTA = [sys.executable, "-m", "nokta_model"]
+
+
+def run(*args, stdin: bytes = b""):
+    return subprocess.run([*NOKTA, *args], input=stdin, capture_output=True, timeout=120)
+
+
+def test_restore_reads_stdin_and_writes_stdout():
+    result = run("restore", "--backend", "ngram", stdin="Turkiye'nin baskenti Ankara'dir. ISTANBUL'da hava cok guzel.\n".encode())
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.decode() == "Türkiye'nin başkenti Ankara'dır. İSTANBUL'da hava çok güzel.\n"
+
+
+def test_restore_keeps_crlf_and_missing_final_newline(tmp_path):
+    source = tmp_path / "in.txt"
+    source.write_bytes(b"cok guzel\r\n\r\nhttps://ornek.com/cok\r\nson satir")
+    target = tmp_path / "out.txt"
+    result = run("restore", str(source), "--output", str(target), "--backend", "ngram")
+    assert result.returncode == 0, result.stderr
+    assert target.read_bytes() == "çok güzel\r\n\r\nhttps://ornek.com/cok\r\nson satır".encode()
+
+
+def test_eval_prints_metrics_as_json(tmp_path):
+    gold = tmp_path / "gold.txt"
+    gold.write_text("Bugün hava çok güzel.\nİstanbul'a gidiyorum.\n", encoding="utf-8")
+    result = run("eval", str(gold), "--backend", "ngram", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    total = report["total"]
+    assert total["words"] == 6 and total["word_accuracy"] == 1.0
+    assert total["ambiguous_words"] == 5 and total["changed_words"] == 4
+    assert total["chars_per_second"] > 0
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "message"),
+    [
+        (["restore", "/no/such/file.txt"], b"", "No such file"),
+        (["restore", "--backend", "ngram"], b"", "empty input"),
+        (["restore", "--backend", "ngram"], b"caf\xe9 \xff", "not UTF-8"),
+        (["restore", "--backend", "bogus"], b"cok", "unknown backend"),
+        (["eval", "/no/such/gold.txt"], b"", "No such file"),
+        (["restore", "--backend", "/no/such/model.npz"], b"cok", "no such model file"),
+    ],
+)
+def test_bad_input_gives_one_line_error(args, stdin, message):
+    result = run(*args, stdin=stdin)
+    assert result.returncode != 0
+    err = result.stderr.decode()
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", [[], ["restore"], ["eval"], ["train"]])
+def test_help_everywhere(command):
+    result = run(*command, "--help")
+    assert result.returncode == 0 and b"usage: nokta" in result.stdout

@@ -1,0 +1,123 @@
+"""The count-based model: counting on a tiny corpus, decoding, and its artifact file."""
+
+import os
+import pickle
+import zipfile
+
+import numpy as np
+import pytest
+
+from nokta_model.errors import ModelFileError
+from nokta_model.ngram.artifact import DEFAULT_ARTIFACT, load_model, read_meta, save_model
+from nokta_model.ngram.model import NgramRestorer
+from nokta_model.ngram.train import train_ngram
+
+TRAIN = [
+    "Yaşa ülkem, yaşa!",
+    "Bu yasa meclisten geçti.",
+    "Yeni yasa yürürlüğe girdi.",
+    "Çok yaşa sen de.",
+    "Hava çok güzel bugün.",
+    "Kaşık ile çorba içtik.",
+] * 3
+
+
+@pytest.fixture(scope="module")
+def tiny_corpus(tmp_path_factory):
+    root = tmp_path_factory.mktemp("corpus")
+    (root / "train").mkdir()
+    (root / "lexicon").mkdir()
+    from nokta_model.corpus import LEXICON_FILES, TRAIN_FILES
+
+    for corpus_file in TRAIN_FILES:
+        (root / "train" / corpus_file.name).write_text("\n".join(TRAIN) + "\n", encoding="utf-8")
+    for corpus_file in LEXICON_FILES:
+        (root / "lexicon" / corpus_file.name).write_text("ışık\nKAŞIK\n", encoding="utf-8")
+    return root
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tiny_corpus):
+    return train_ngram(tiny_corpus, log=lambda _: None)
+
+
+def test_context_decides_between_attested_spellings(tiny_model):
+    restorer = NgramRestorer(tiny_model)
+    assert restorer.restore(["Bu yasa meclisten gecti.", "Cok yasa sen de."]) == [
+        "Bu yasa meclisten geçti.",
+        "Çok yaşa sen de.",
+    ]
+
+
+def test_word_list_spellings_are_candidates(tiny_model):
+    [suggestions] = NgramRestorer(tiny_model).suggest(["isik"])
+    assert suggestions and suggestions[0].replacement == "ışık"
+
+
+def test_unseen_words_fall_back_to_the_character_model():
+    restorer = NgramRestorer.load()
+    word = "gozlukculerimizdenmissiniz"
+    assert not restorer.model.lexicon.candidates([word])[0]
+    assert restorer.restore([word]) == ["gözlükçülerimizdenmişsiniz"]
+
+
+def test_artifact_round_trip(tiny_model, tmp_path):
+    path = tmp_path / "tiny.npz"
+    save_model(tiny_model, path, {"note": "test"})
+    assert read_meta(path)["note"] == "test"
+    loaded = NgramRestorer(load_model(path))
+    lines = ["Cok yasa sen de.", "Bu yasa meclisten gecti."]
+    assert loaded.restore(lines) == NgramRestorer(tiny_model).restore(lines)
+
+
+def test_truncated_artifact_is_a_clear_error(tiny_model, tmp_path):
+    path = tmp_path / "tiny.npz"
+    save_model(tiny_model, path, {})
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ModelFileError, match="tiny.npz"):
+        load_model(path)
+
+
+def test_tampered_array_fails_the_checksum(tiny_model, tmp_path):
+    path = tmp_path / "tiny.npz"
+    save_model(tiny_model, path, {})
+    with np.load(path) as archive:
+        arrays = {name: archive[name] for name in archive.files}
+    arrays["counts"] = arrays["counts"] * 2
+    np.savez_compressed(path, **arrays)
+    with pytest.raises(ModelFileError, match="checksum"):
+        load_model(path)
+
+
+class _Exploit:
+    def __reduce__(self):
+        return (os.system, ("touch PWNED_BY_NGRAM_ARTIFACT",))
+
+
+def test_pickled_arrays_are_refused_and_never_run(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "evil.npz"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("meta.npy", pickle.dumps(_Exploit()))
+        archive.writestr("counts.npy", pickle.dumps(_Exploit()))
+    with pytest.raises(ModelFileError):
+        load_model(path)
+    object_array = tmp_path / "objects.npz"
+    np.savez(object_array, meta=np.array([_Exploit()], dtype=object))
+    with pytest.raises(ModelFileError):
+        load_model(object_array)
+    assert not (tmp_path / "PWNED_BY_NGRAM_ARTIFACT").exists()
+
+
+def test_foreign_npz_is_refused(tmp_path):
+    path = tmp_path / "other.npz"
+    np.savez(path, meta=np.frombuffer(b'{"format": "something-else"}', dtype=np.uint8))
+    with pytest.raises(ModelFileError, match="not a nokta-ngram file"):
+        load_model(path)
+
+
+def test_shipped_artifact_is_small_and_documented():
+    meta = read_meta(DEFAULT_ARTIFACT)
+    assert DEFAULT_ARTIFACT.stat().st_size <= 30_000_000
+    assert {f["name"] for f in meta["train_files"]}.isdisjoint({"ud_imst.txt"})
