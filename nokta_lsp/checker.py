@@ -2,9 +2,16 @@
 
 The prose of each line (``prose``) in Turkish sentences (``language``) goes to the
 restorer in one batch; suggestions are cached by the text the restorer saw, so a line
-that only moved, or came back after an undo, costs nothing. Settings (threshold,
+that only moved, or came back after an undo, costs nothing. Settings (thresholds,
 ignored words, ambiguity) are applied after the cache, so changing them needs no
 model work.
+
+Evidence from the writer: a line that already has a word typed with a Turkish letter
+(ç ğ ı ö ş ü İ, or â î û) was written on a keyboard that has them, so its fully ASCII
+words are most likely meant as typed: they need ``strict_threshold`` (by default 1.0:
+the model knows no other spelling), and a capital I is never changed to İ there (the
+writer could type İ: "Integration", "Immanuel"). Fully ASCII lines (text typed without
+Turkish letters) use ``threshold``.
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ class Finding:
 @dataclass(frozen=True)
 class CheckOptions:
     threshold: float = 0.9
+    strict_threshold: float = 1.0  # on lines with words typed with Turkish letters
     show_ambiguous: bool = False
     ignore: frozenset[str] = frozenset()  # Turkish-lower-cased words
     max_line_length: int = 20_000
@@ -107,21 +115,44 @@ def check(lines: Sequence[str], masker: str, restorer: Restorer, cache: Suggesti
     """Findings for a document's lines, in document order."""
     texts = model_input(lines, masker, options.max_line_length)
     findings: list[Finding] = []
-    for row, suggestions in enumerate(suggestions_for(texts, restorer, cache)):
-        for suggestion in suggestions:
-            finding = to_finding(row, suggestion, options)
-            if finding is not None:
-                findings.append(finding)
+    for row, (text, suggestions) in enumerate(zip(texts, suggestions_for(texts, restorer, cache))):
+        findings.extend(line_findings(row, text, suggestions, options))
     return findings
 
 
-def to_finding(row: int, suggestion: Suggestion, options: CheckOptions) -> Finding | None:
+_TYPED_RE = re.compile("[çğıöşüÇĞİÖŞÜâîûÂÎÛ]")
+
+
+def typed_with_turkish_letters(text: str) -> bool:
+    """Whether ``text`` has a letter only a Turkish (or circumflex) keyboard types."""
+    return not text.isascii() and _TYPED_RE.search(text) is not None
+
+
+def line_findings(row: int, text: str, suggestions: Sequence[Suggestion], options: CheckOptions) -> tuple[Finding, ...]:
+    """The findings of one line from the restorer's suggestions for ``text`` (what it saw)."""
+    if not suggestions:
+        return ()
+    if typed_with_turkish_letters(text):
+        threshold = options.strict_threshold
+        suggestions = [s for s in suggestions if not only_dotted_capital(s.original, s.replacement)]
+    else:
+        threshold = options.threshold
+    found = (to_finding(row, suggestion, options, threshold) for suggestion in suggestions)
+    return tuple(finding for finding in found if finding is not None)
+
+
+def only_dotted_capital(original: str, replacement: str) -> bool:
+    """Whether the only change is capital I to İ."""
+    return all(a == b or (a, b) == ("I", "İ") for a, b in zip(original, replacement))
+
+
+def to_finding(row: int, suggestion: Suggestion, options: CheckOptions, threshold: float) -> Finding | None:
     """The finding for one suggestion, or None when it is filtered out."""
     if not suggestion.original.isascii():  # typed with a Turkish letter: trusted as written
         return None
     if tr_lower(suggestion.original) in options.ignore:
         return None
-    confident = suggestion.confidence >= options.threshold
+    confident = suggestion.confidence >= threshold
     if not confident and not options.show_ambiguous:
         return None
     return Finding(

@@ -1,11 +1,18 @@
-"""Findings -> LSP diagnostics, hovers and edits, in the client's position units."""
+"""Findings -> LSP diagnostics, hovers and edits, in the client's position units.
+
+A diagnostic is built once as JSON (``diagnostic_json``): published as text, kept per
+line so an edit re-serialises only the lines it changed; pull reports structure the
+same JSON into lsprotocol objects.
+"""
 
 from __future__ import annotations
 
-import hashlib
+import json
+from functools import lru_cache
 from typing import Any, Sequence
 
 from lsprotocol import types
+from pygls.protocol import default_converter
 
 from .checker import Finding
 from .documents import Codec
@@ -47,28 +54,32 @@ def finding_data(finding: Finding) -> dict[str, Any]:
     }
 
 
-def to_diagnostic(finding: Finding, lines: Sequence[str], codec: Codec, severity: str) -> types.Diagnostic:
-    return types.Diagnostic(
-        range=finding_range(finding, lines, codec),
-        message=message(finding),
-        severity=SEVERITY[severity] if finding.confident else types.DiagnosticSeverity.Hint,
-        code=CODE if finding.confident else CODE_AMBIGUOUS,
-        source=SOURCE,
-        data=finding_data(finding),
-    )
+def diagnostic_json(finding: Finding, line: str, codec: Codec, severity: str) -> dict[str, Any]:
+    """The LSP Diagnostic of a finding on ``line``, as JSON-ready data."""
+    start, end = codec.to_client(line, finding.start), codec.to_client(line, finding.end)
+    return {
+        "range": {"start": {"line": finding.line, "character": start}, "end": {"line": finding.line, "character": end}},
+        "message": message(finding),
+        "severity": int(SEVERITY[severity] if finding.confident else types.DiagnosticSeverity.Hint),
+        "code": CODE if finding.confident else CODE_AMBIGUOUS,
+        "source": SOURCE,
+        "data": finding_data(finding),
+    }
+
+
+def diagnostics_json_text(findings: Sequence[Finding], line: str, codec: Codec, severity: str) -> str:
+    """The diagnostics of one line's findings as comma-separated JSON objects (ASCII)."""
+    return json.dumps([diagnostic_json(f, line, codec, severity) for f in findings], separators=(",", ":"))[1:-1]
+
+
+@lru_cache(maxsize=1)
+def _converter() -> Any:
+    return default_converter()
 
 
 def to_diagnostics(findings: Sequence[Finding], lines: Sequence[str], codec: Codec, severity: str) -> list[types.Diagnostic]:
-    return [to_diagnostic(finding, lines, codec, severity) for finding in findings]
-
-
-def result_id(findings: Sequence[Finding], severity: str) -> str:
-    """A pull-diagnostics result id that changes exactly when the report would."""
-    digest = hashlib.blake2b(digest_size=8)
-    digest.update(severity.encode())
-    for f in findings:
-        digest.update(f"{f.line}:{f.start}:{f.end}:{f.replacement}:{f.confident}|".encode("utf-8", "surrogatepass"))
-    return digest.hexdigest()
+    converter = _converter()
+    return [converter.structure(diagnostic_json(f, lines[f.line], codec, severity), types.Diagnostic) for f in findings]
 
 
 def hover_text(finding: Finding) -> str:

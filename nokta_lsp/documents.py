@@ -72,11 +72,10 @@ class Document:
     lines: list[str]
     ends: list[str]
     size: int  # characters, terminators included
-    #: Plain findings of the last analysis, and the version they belong to.
-    findings: list[Any] = field(default_factory=list)
+    #: Findings of the last analysis, per line, and the version they belong to.
+    line_findings: list[Any] = field(default_factory=list)
     analysed_version: int | None = None
     result_id: str = ""
-    diagnostics: list[Any] = field(default_factory=list)
 
     @classmethod
     def create(cls, uri: str, language_id: str, version: int, text: str) -> Document:

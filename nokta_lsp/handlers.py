@@ -82,7 +82,7 @@ def _register_documents(server: NoktaServer) -> None:
     def did_close(ls: NoktaServer, params: types.DidCloseTextDocumentParams) -> None:
         uri = params.text_document.uri
         ls.store.close(uri)
-        ls.scheduler.forget(uri)
+        ls.forget(uri)
         ls.dictionary.per_document.pop(uri, None)
         if not ls.pull_diagnostics:
             ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
@@ -97,8 +97,7 @@ def _register_features(server: NoktaServer) -> None:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         if params.previous_result_id == document.result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=document.result_id)
-        diagnostics = ls.analysis_diagnostics(document.uri)
-        return types.RelatedFullDocumentDiagnosticReport(items=diagnostics, result_id=document.result_id)
+        return types.RelatedFullDocumentDiagnosticReport(items=ls.pulled_diagnostics(document), result_id=document.result_id)
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def hover(ls: NoktaServer, params: types.HoverParams) -> types.Hover | None:
@@ -106,8 +105,8 @@ def _register_features(server: NoktaServer) -> None:
         if document is None:
             return None
         line, column = document.clamp(params.position.line, params.position.character, ls.store.codec)
-        for finding in ls.current_findings(document.uri):
-            if finding.line == line and finding.start <= column <= finding.end:
+        for finding in ls.current_findings(document.uri, line, line):
+            if finding.start <= column <= finding.end:
                 return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=hover_text(finding)))
         return None
 

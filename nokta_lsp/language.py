@@ -86,30 +86,58 @@ def _scored_sentences(line: str) -> tuple[tuple[int, int, int], ...]:
     return tuple((start, end, evidence(line[start:end])) for start, end in sentences(line))
 
 
+def turkish_line(line: str, turkish: bool | None) -> tuple[str, bool | None, bool | None]:
+    """One line, given the language before it (None: no evidence yet in the document).
+
+    Returns the line with its non-Turkish sentences blanked, the language after it, and
+    the document's first decision when it is made on this line (else None). Sentences
+    waiting for that decision take it; a line that ends still undecided is returned as
+    is (its caller blanks it if the document's first decision is not Turkish).
+    """
+    if not line or line.isspace():
+        return line, turkish, None
+    out, first = line, None
+    pending: list[tuple[int, int]] = []
+    for start, end, score in _scored_sentences(line):
+        if score:
+            if turkish is None:
+                first = score > 0
+                if not first:
+                    for piece in pending:
+                        out = _blank_piece(out, *piece)
+            turkish = score > 0
+        if turkish is None:
+            pending.append((start, end))
+        elif not turkish:
+            out = _blank_piece(out, start, end)
+    return out, turkish, first
+
+
+@lru_cache(maxsize=100_000)
+def turkish_line_cached(line: str, turkish: bool | None) -> tuple[str, bool | None, bool | None]:
+    return turkish_line(line, turkish)
+
+
 def keep_turkish(lines: Sequence[str]) -> list[str]:
     """Lines with every sentence not taken as Turkish blanked (lengths kept).
 
-    One pass: a sentence with evidence decides for itself and for the sentences without
-    evidence after it; those before the first decision wait for it (Turkish if none).
+    A sentence with evidence decides for itself and for the sentences without evidence
+    after it; those before the document's first decision take it (Turkish if none).
     """
-    out = list(lines)
+    out: list[str] = []
+    undecided: list[int] = []
     turkish: bool | None = None
-    undecided: list[tuple[int, int, int]] = []
     for row, line in enumerate(lines):
-        if not line or line.isspace():
-            continue
-        for start, end, score in _scored_sentences(line):
-            if score:
-                if turkish is None and score < 0:
-                    for pending in undecided:
-                        _blank_piece(out, *pending)
-                turkish = score > 0
-            if turkish is None:
-                undecided.append((row, start, end))
-            elif not turkish:
-                _blank_piece(out, row, start, end)
+        text, after, first = turkish_line_cached(line, turkish)
+        out.append(text)
+        if after is None:
+            undecided.append(row)
+        elif first is False:
+            for pending in undecided:
+                out[pending] = blank(out[pending])
+        turkish = after
     return out
 
 
-def _blank_piece(out: list[str], row: int, start: int, end: int) -> None:
-    out[row] = out[row][:start] + blank(out[row][start:end]) + out[row][end:]
+def _blank_piece(text: str, start: int, end: int) -> str:
+    return text[:start] + blank(text[start:end]) + text[end:]

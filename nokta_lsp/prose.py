@@ -130,6 +130,13 @@ def _masker(name: str) -> Masker:
     return PROSE_MASKERS.get(name) or prose_code.masker(name)
 
 
+def mask_line(name: str, state: str, line: str) -> tuple[str, str]:
+    """One line masked, given the state the line before left (``START`` for the first)."""
+    if name == "plaintext":
+        return line, ""
+    return _mask_line(name, state, line)
+
+
 @lru_cache(maxsize=200_000)
 def _mask_line(name: str, state: str, line: str) -> tuple[str, str]:
     return _masker(name)(state, line)
@@ -142,6 +149,6 @@ def mask_lines(name: str, lines: Sequence[str]) -> list[str]:
     state = START
     masked: list[str] = []
     for line in lines:
-        out, state = _mask_line(name, state, line)
+        out, state = mask_line(name, state, line)
         masked.append(out)
     return masked

@@ -70,6 +70,10 @@ class Scheduler:
             if not waiter.done():
                 waiter.set_result(None)
 
+    def in_worker(self, work: Callable[[], Any]) -> None:
+        """Run ``work`` in the analysis worker, after the analyses queued before it."""
+        self._executor.submit(work)
+
     async def analysed(self, uri: str, timeout_s: float = 30.0) -> None:
         """Wait until the document's current version has been analysed (or timeout)."""
         document = self.store.get(uri)

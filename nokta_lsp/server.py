@@ -7,6 +7,9 @@ only for the version it was computed for.
 
 from __future__ import annotations
 
+import asyncio
+import inspect
+import json
 import logging
 from dataclasses import dataclass
 from importlib import metadata
@@ -19,11 +22,12 @@ from pygls.protocol.language_server import lsp_method
 from pygls.protocol.json_rpc import JsonRPCNotification
 
 from . import actions
-from .checker import CheckOptions, Finding, check
-from .diagnostics import result_id, to_diagnostics
+from .checker import CheckOptions, Finding
+from .diagnostics import to_diagnostics
 from .dictionary import SCOPES, Dictionary
 from .documents import Document, DocumentStore
 from .engine import Engine, LoadOutcome
+from .incremental import Context, DocumentAnalysis
 from .prose import masker_for
 from .scheduler import Scheduler, Snapshot
 from .settings import Settings, parse_settings
@@ -38,9 +42,12 @@ except metadata.PackageNotFoundError:  # running from a source tree
 
 @dataclass(frozen=True)
 class Analysis:
-    findings: list[Finding]
-    diagnostics: list[types.Diagnostic]
+    line_findings: list[tuple[Finding, ...]]  # per line of the analysed version
+    diagnostics_json: str  # every diagnostic, comma-separated JSON
     result_id: str
+
+
+_NOTHING = Analysis([], "", "empty")
 
 
 class NoktaProtocol(LanguageServerProtocol):
@@ -67,6 +74,15 @@ class NoktaProtocol(LanguageServerProtocol):
                 self._send_response(data["id"], error=types.ResponseError(code=-32602, message=f"invalid params: {error.__cause__ or error}"))
             return JsonRPCNotification(method="", jsonrpc="invalid", params=None)  # dropped by handle_message
 
+    def send_text(self, body: str) -> None:
+        """Send a message already serialised as ASCII JSON, framed as pygls frames its own."""
+        if self.writer is None:
+            return
+        header = f"Content-Length: {len(body)}\r\nContent-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
+        written = self.writer.write(((header if self._include_headers else "") + body).encode("ascii"))
+        if inspect.isawaitable(written):
+            asyncio.ensure_future(written)
+
 
 class NoktaServer(LanguageServer):
     def __init__(self) -> None:
@@ -76,6 +92,7 @@ class NoktaServer(LanguageServer):
         self.engine = Engine()
         self.dictionary = Dictionary()
         self.scheduler = Scheduler(self.store, self.analyse, self.deliver)
+        self.analyses: dict[str, DocumentAnalysis] = {}  # used by the analysis worker only
         self.pull_diagnostics = False
         self.root: str | None = None
         self._skipped: set[str] = set()
@@ -137,19 +154,25 @@ class NoktaServer(LanguageServer):
 
     def options_for(self, uri: str) -> CheckOptions:
         s = self.settings
-        return CheckOptions(s.confidenceThreshold, s.ambiguous == "hint", self.dictionary.words_for(uri), s.maxLineLength)
+        return CheckOptions(s.confidenceThreshold, s.strictConfidenceThreshold, s.ambiguous == "hint", self.dictionary.words_for(uri), s.maxLineLength)
 
     def analyse(self, snapshot: Snapshot) -> Analysis | None:
         settings = self.settings
         masker = masker_for(snapshot.language_id, settings.fileTypes, settings.checkCodeComments)
         if masker is None or self._too_big(snapshot, settings):
-            return Analysis([], [], result_id([], settings.severity))
+            self.analyses.pop(snapshot.uri, None)
+            return _NOTHING
         model = self.engine.model
         if model is None:
             return None  # analysed again once the model is loaded
-        findings = check(snapshot.lines, masker, model.restorer, model.cache, self.options_for(snapshot.uri))
-        diagnostics = to_diagnostics(findings, snapshot.lines, self.store.codec, settings.severity)
-        return Analysis(findings, diagnostics, result_id(findings, settings.severity))
+        context = Context(masker, self.options_for(snapshot.uri), settings.severity, self.store.codec, model.restorer, model.cache)
+        analysis = self.analyses.setdefault(snapshot.uri, DocumentAnalysis())
+        analysis.update(snapshot.lines, context)
+        return Analysis(analysis.line_findings(), analysis.diagnostics_json(), analysis.result_id)
+
+    def forget(self, uri: str) -> None:
+        self.scheduler.forget(uri)
+        self.scheduler.in_worker(lambda: self.analyses.pop(uri, None))
 
     def _too_big(self, snapshot: Snapshot, settings: Settings) -> bool:
         if snapshot.size <= settings.maxFileSize:
@@ -167,27 +190,30 @@ class NoktaServer(LanguageServer):
         if document is None:
             return
         reanalysed = document.analysed_version == snapshot.version and document.result_id != analysis.result_id
-        document.findings = analysis.findings
+        document.line_findings = analysis.line_findings
         document.analysed_version = snapshot.version
         document.result_id = analysis.result_id
-        document.diagnostics = analysis.diagnostics
         if self.pull_diagnostics:
             if reanalysed:  # same text, new result: settings or model changed
                 self._ask_client_to_pull()
         else:
-            params = types.PublishDiagnosticsParams(uri=snapshot.uri, diagnostics=analysis.diagnostics, version=snapshot.version)
-            self.text_document_publish_diagnostics(params)
+            self.publish(snapshot.uri, snapshot.version, analysis.diagnostics_json)
 
-    def analysis_diagnostics(self, uri: str) -> list[types.Diagnostic]:
-        document = self.store.get(uri)
-        return document.diagnostics if document is not None and document.analysed_version == document.version else []
+    def publish(self, uri: str, version: int, diagnostics_json: str) -> None:
+        """textDocument/publishDiagnostics from diagnostics kept as JSON text (no re-serialising)."""
+        params = f'{{"uri":{json.dumps(uri)},"version":{int(version)},"diagnostics":[{diagnostics_json}]}}'
+        self.protocol.send_text(f'{{"jsonrpc":"2.0","method":"{types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS}","params":{params}}}')
 
-    def current_findings(self, uri: str) -> list[Finding]:
-        """Findings of the document's current version ([] while it is being analysed)."""
+    def pulled_diagnostics(self, document: Document) -> list[types.Diagnostic]:
+        return to_diagnostics(self.current_findings(document.uri), document.lines, self.store.codec, self.settings.severity)
+
+    def current_findings(self, uri: str, first: int = 0, last: int | None = None) -> list[Finding]:
+        """Findings on lines ``first``..``last`` of the document's current version ([] while it is being analysed)."""
         document = self.store.get(uri)
         if document is None or document.analysed_version != document.version:
             return []
-        return document.findings
+        rows = document.line_findings[first : None if last is None else last + 1]
+        return [finding for row in rows for finding in row]
 
     # --- code actions and commands --------------------------------------------------------
 
@@ -201,7 +227,8 @@ class NoktaServer(LanguageServer):
             for diagnostic in actions.nokta_diagnostics(params.context.diagnostics):
                 result.extend(actions.quick_fixes(document.uri, diagnostic))
         findings = self.current_findings(document.uri)
-        selection = actions.in_range(findings, *self._clamped_range(document, params.range))
+        start, end = self._clamped_range(document, params.range)
+        selection = actions.in_range(self.current_findings(document.uri, start[0], end[0]), start, end)
         extra = actions.document_actions(document, findings, selection, self.store.codec)
         return result + [action for action in extra if actions.wanted(kinds, str(action.kind))]
 

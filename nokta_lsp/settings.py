@@ -35,6 +35,7 @@ class Settings:
     checkCodeComments: bool = False
     severity: str = "information"
     confidenceThreshold: float = 0.98  # tuned on corpus dev text: bench/lsp_tune_threshold.py
+    strictConfidenceThreshold: float = 1.0  # on lines with Turkish letters; same script
     ambiguous: str = "off"
     debounceMs: int = 200
     ignoreWords: tuple[str, ...] = ()
@@ -59,6 +60,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
 #: Inclusive (minimum, maximum) of the numeric keys; None means unbounded.
 BOUNDS: dict[str, tuple[float, float | None]] = {
     "confidenceThreshold": (0.0, 1.0),
+    "strictConfidenceThreshold": (0.0, 1.0),
     "debounceMs": (0, None),
     "maxFileSize": (0, None),
     "maxLineLength": (0, None),

@@ -25,7 +25,7 @@ def test_defaults_match_the_documented_table():
     assert defaults_as_json()["confidenceThreshold"] == Settings().confidenceThreshold
     assert defaults_as_json()["fileTypes"][:3] == ["plaintext", "markdown", "gitcommit"]
     assert set(defaults_as_json()) == {
-        "fileTypes", "checkCodeComments", "severity", "confidenceThreshold", "ambiguous", "debounceMs", "ignoreWords",
+        "fileTypes", "checkCodeComments", "severity", "confidenceThreshold", "strictConfidenceThreshold", "ambiguous", "debounceMs", "ignoreWords",
         "dictionaryPath", "backend", "modelPath", "device", "maxFileSize", "maxLineLength",
     }  # fmt: skip
 
@@ -151,7 +151,8 @@ def test_check_filters_ascii_threshold_ignore_and_caches_by_line_text():
     restorer, cache = FakeRestorer(), SuggestionCache()
     lines = ["cok guzel", "aci", "çok guzel", "cok guzel"]
     findings = check(lines, "plaintext", restorer, cache, CheckOptions(threshold=0.9))
-    assert [(f.line, f.original, f.replacement) for f in findings] == [(0, "cok", "çok"), (0, "guzel", "güzel"), (2, "guzel", "güzel"), (3, "cok", "çok"), (3, "guzel", "güzel")]
+    # line 2 has a Turkish letter: its ASCII words need the strict threshold (1.0 by default)
+    assert [(f.line, f.original, f.replacement) for f in findings] == [(0, "cok", "çok"), (0, "guzel", "güzel"), (3, "cok", "çok"), (3, "guzel", "güzel")]
     assert len(restorer.calls) == 1 and len(restorer.calls[0]) == 3  # one batch, each distinct line once
     lines[1] = "cok guzel"  # a line that moved or repeats costs nothing
     check(lines, "plaintext", restorer, cache, CheckOptions())
@@ -161,6 +162,16 @@ def test_check_filters_ascii_threshold_ignore_and_caches_by_line_text():
     ignored = check(["COK guzel"], "plaintext", restorer, cache, CheckOptions(ignore=frozenset({"cok"})))
     assert [f.original for f in ignored] == ["guzel"]
     assert restored_text("cok guzel", findings[:2]) == "çok güzel"
+
+
+def test_lines_typed_with_turkish_letters_need_the_strict_threshold():
+    restorer, cache = FakeRestorer(), SuggestionCache()
+    lines = ["çok guzel", "hâlâ guzel", "guzel", "İyi Istanbul", "Istanbul"]
+    strict = check(lines, "plaintext", restorer, cache, CheckOptions(threshold=0.9, strict_threshold=0.999))
+    assert [(f.line, f.original) for f in strict] == [(2, "guzel"), (4, "Istanbul")]
+    loose = check(lines, "plaintext", restorer, cache, CheckOptions(threshold=0.9, strict_threshold=0.99))
+    # on a typed line a capital I is never changed to İ (the writer has the key)
+    assert [(f.line, f.original) for f in loose] == [(0, "guzel"), (1, "guzel"), (2, "guzel"), (4, "Istanbul")]
 
 
 def test_cache_is_bounded():

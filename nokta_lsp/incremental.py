@@ -1,0 +1,162 @@
+"""Incremental analysis of one document: an edit re-derives only the lines it changed.
+
+Each row keeps what was derived from its line: the state the line leaves for the next
+(prose masker state, language so far), the text the restorer sees, the findings, and
+their diagnostics as JSON text. An update compares the new lines with the old ones,
+re-derives the changed rows and the rows after them until a row starts from the same
+state as before, asks the restorer once for the texts not in the suggestion cache, and
+renumbers the findings of rows that moved. Runs in the analysis worker only.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, replace
+from typing import Sequence
+
+from .checker import CheckOptions, Finding, SuggestionCache, line_findings, suggestions_for
+from .diagnostics import diagnostics_json_text
+from .documents import Codec
+from .language import turkish_line_cached
+from .prose import mask_line
+from .prose_util import START, blank
+
+#: (masker state, language so far: True Turkish, False not, None no evidence yet).
+State = tuple[str, "bool | None"]
+_START_STATE: State = (START, None)
+_generations = itertools.count(1)
+
+
+@dataclass(frozen=True)
+class Context:
+    """Everything findings depend on besides the lines; a new context starts afresh."""
+
+    masker: str
+    options: CheckOptions
+    severity: str
+    codec: Codec
+    restorer: object
+    cache: SuggestionCache
+
+
+@dataclass
+class Row:
+    state_in: State
+    state_out: State
+    text: str  # what the restorer sees: prose of Turkish (or still undecided) sentences
+    first: bool | None  # the document's first language decision, when made on this line
+    findings: tuple[Finding, ...] = ()
+    json: str = ""  # the findings as comma-separated LSP diagnostics
+
+
+def derive_row(line: str, state: State, context: Context) -> Row:
+    masker_state, turkish = state
+    if len(line) > context.options.max_line_length:
+        line = blank(line)
+    masked, masker_after = mask_line(context.masker, masker_state, line)
+    text, turkish_after, first = turkish_line_cached(masked, turkish)
+    return Row(state, (masker_after, turkish_after), text, first)
+
+
+def changed_region(old: Sequence[str], new: Sequence[str]) -> tuple[int, int, int]:
+    """(start, old end, new end): ``old[start:old end]`` became ``new[start:new end]``."""
+    limit = min(len(old), len(new))
+    start = 0
+    while start < limit and (old[start] is new[start] or old[start] == new[start]):
+        start += 1
+    old_end, new_end = len(old), len(new)
+    while old_end > start and new_end > start and (old[old_end - 1] is new[new_end - 1] or old[old_end - 1] == new[new_end - 1]):
+        old_end -= 1
+        new_end -= 1
+    return start, old_end, new_end
+
+
+class DocumentAnalysis:
+    def __init__(self) -> None:
+        self.lines: Sequence[str] = ()
+        self.rows: list[Row] = []
+        self.context: Context | None = None
+        self.first: bool | None = None
+        self.result_id = "0"
+
+    def update(self, lines: Sequence[str], context: Context) -> None:
+        """Bring the findings up to date with ``lines``."""
+        if context != self.context:
+            self.lines, self.rows, self.context, self.first = (), [], context, None
+        start, old_end, new_end = changed_region(self.lines, lines)
+        delta = new_end - old_end
+        derived, stop = self._derive(lines, start, new_end, delta)
+        changed = any(row.findings for row in self.rows[start : stop - delta])
+        self.rows[start : stop - delta] = derived
+        self.lines = lines
+        redo = list(range(start, stop))
+        undecided, first = self._first_decision()
+        if first != self.first:
+            self.first = first
+            redo = sorted(set(redo) | set(range(undecided)))
+        changed = self._find(redo) or changed
+        if delta:
+            changed = self._renumber(stop) or changed
+        if changed or self.result_id == "0":
+            self.result_id = str(next(_generations))
+
+    def _derive(self, lines: Sequence[str], start: int, new_end: int, delta: int) -> tuple[list[Row], int]:
+        """Rows from ``start`` until one starts as its old row did (past the changed lines)."""
+        assert self.context is not None
+        state = self.rows[start - 1].state_out if start else _START_STATE
+        derived: list[Row] = []
+        row = start
+        while row < len(lines):
+            if row >= new_end and self.rows[row - delta].state_in == state:
+                break
+            derived.append(derive_row(lines[row], state, self.context))
+            state = derived[-1].state_out
+            row += 1
+        return derived, row
+
+    def _first_decision(self) -> tuple[int, bool | None]:
+        """(number of leading undecided rows, the document's first decision)."""
+        for index, row in enumerate(self.rows):
+            if row.state_out[1] is not None:
+                return index, row.first
+        return len(self.rows), None
+
+    def _seen_text(self, index: int) -> str:
+        row = self.rows[index]
+        return blank(row.text) if row.state_out[1] is None and self.first is False else row.text
+
+    def _find(self, indexes: list[int]) -> bool:
+        """Findings of these rows, the restorer asked once; True when any changed."""
+        context = self.context
+        assert context is not None
+        texts = [self._seen_text(i) for i in indexes]
+        changed = False
+        for index, text, suggestions in zip(indexes, texts, suggestions_for(texts, context.restorer, context.cache)):
+            found = line_findings(index, text, suggestions, context.options)
+            row = self.rows[index]
+            if found != row.findings or (found and not row.json):
+                row.findings, row.json = found, self._json(found, index)
+                changed = True
+        return changed
+
+    def _renumber(self, start: int) -> bool:
+        """Give the findings of rows that moved their new line number."""
+        moved = False
+        for index in range(start, len(self.rows)):
+            row = self.rows[index]
+            if row.findings and row.findings[0].line != index:
+                row.findings = tuple(replace(f, line=index) for f in row.findings)
+                row.json = self._json(row.findings, index)
+                moved = True
+        return moved
+
+    def _json(self, findings: tuple[Finding, ...], index: int) -> str:
+        assert self.context is not None
+        return diagnostics_json_text(findings, self.lines[index], self.context.codec, self.context.severity) if findings else ""
+
+    def diagnostics_json(self) -> str:
+        """Every diagnostic of the document, comma-separated, in document order."""
+        return ",".join(row.json for row in self.rows if row.json)
+
+    def line_findings(self) -> list[tuple[Finding, ...]]:
+        return [row.findings for row in self.rows]
