@@ -1,14 +1,18 @@
-"""A minimal LSP client for the benchmarks: drives ``nokta-lsp --stdio`` as an editor would."""
+"""A minimal JSON-RPC client for the benchmarks: drives ``nokta-lsp --stdio`` as an editor would.
+
+Messages are read with plain ``json`` (as an editor's native JSON parser would), not
+structured into lsprotocol objects, so what is timed is the server, not the client's
+Python deserialisation of large diagnostic lists. Diagnostics are plain dicts.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import itertools
+import json
 import sys
 import time
 from typing import Any
-
-from lsprotocol import types
-from pygls.lsp.client import LanguageClient
 
 SERVER = [sys.executable, "-m", "nokta_lsp", "--stdio"]
 
@@ -17,51 +21,82 @@ class BenchClient:
     """Starts the server, records when each (uri, version) got its diagnostics."""
 
     def __init__(self) -> None:
-        self.client = LanguageClient("nokta-bench", "1")
-        self.published: dict[tuple[str, int | None], tuple[float, list[types.Diagnostic]]] = {}
+        self.published: dict[tuple[str, int | None], tuple[float, list[dict[str, Any]]]] = {}
         self.started = 0.0
+        self.messages: list[str] = []
         self._arrived = asyncio.Event()
-
-        @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        def publish(params: types.PublishDiagnosticsParams) -> None:
-            self.published[(params.uri, params.version)] = (time.perf_counter(), list(params.diagnostics))
-            self._arrived.set()
-
-        @self.client.feature(types.WINDOW_SHOW_MESSAGE)
-        def show(params: types.ShowMessageParams) -> None:
-            print(f"server says: {params.message}", file=sys.stderr)
+        self._pending: dict[int, asyncio.Future[Any]] = {}
+        self._ids = itertools.count(1)
+        self._process: asyncio.subprocess.Process | None = None
+        self._reader: asyncio.Task[None] | None = None
 
     async def start(self, options: dict[str, Any], command: list[str] | None = None) -> None:
         self.started = time.perf_counter()
-        await self.client.start_io(*(command or SERVER))
-        await self.client.initialize_async(
-            types.InitializeParams(
-                capabilities=types.ClientCapabilities(
-                    text_document=types.TextDocumentClientCapabilities(
-                        publish_diagnostics=types.PublishDiagnosticsClientCapabilities(version_support=True)
-                    )
-                ),
-                initialization_options=options,
-            )
+        self._process = await asyncio.create_subprocess_exec(
+            *(command or SERVER), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**26
         )
-        self.client.initialized(types.InitializedParams())
+        self._reader = asyncio.create_task(self._read())
+        capabilities = {"textDocument": {"publishDiagnostics": {"versionSupport": True}}}
+        await self.request("initialize", {"processId": None, "rootUri": None, "capabilities": capabilities, "initializationOptions": options})
+        self.notify("initialized", {})
+
+    def _send(self, message: dict[str, Any]) -> float:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode("utf-8")
+        assert self._process is not None and self._process.stdin is not None
+        self._process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        return time.perf_counter()
+
+    def notify(self, method: str, params: Any) -> float:
+        """Send a notification; returns the send time."""
+        return self._send({"method": method, "params": params})
+
+    async def request(self, method: str, params: Any, timeout: float = 600.0) -> Any:
+        msg_id = next(self._ids)
+        future = asyncio.get_running_loop().create_future()
+        self._pending[msg_id] = future
+        self._send({"id": msg_id, "method": method, "params": params})
+        return await asyncio.wait_for(future, timeout)
+
+    async def _read(self) -> None:
+        assert self._process is not None and self._process.stdout is not None
+        stdout = self._process.stdout
+        while True:
+            length = 0
+            while (header := await stdout.readline()) not in (b"\r\n", b""):
+                if header.lower().startswith(b"content-length:"):
+                    length = int(header.split(b":")[1])
+            if not header:
+                return
+            self._dispatch(json.loads(await stdout.readexactly(length)), time.perf_counter())
+
+    def _dispatch(self, message: dict[str, Any], arrived: float) -> None:
+        method = message.get("method")
+        if method == "textDocument/publishDiagnostics":
+            params = message["params"]
+            self.published[(params["uri"], params.get("version"))] = (arrived, params["diagnostics"])
+            self._arrived.set()
+        elif method == "window/showMessage":
+            self.messages.append(message["params"]["message"])
+            print(f"server says: {message['params']['message']}", file=sys.stderr)
+        elif method is not None and "id" in message:  # a request from the server
+            result = [None] * len(message["params"]["items"]) if method == "workspace/configuration" else None
+            self._send({"id": message["id"], "result": result})
+        elif "id" in message and message["id"] in self._pending:
+            future = self._pending.pop(message["id"])
+            if "error" in message:
+                future.set_exception(RuntimeError(message["error"]))
+            else:
+                future.set_result(message.get("result"))
 
     def open(self, uri: str, text: str, language_id: str = "plaintext", version: int = 1) -> None:
-        item = types.TextDocumentItem(uri=uri, language_id=language_id, version=version, text=text)
-        self.client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=item))
+        self.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": language_id, "version": version, "text": text}})
 
     def replace_line(self, uri: str, version: int, line: int, old_length: int, text: str) -> float:
         """Replace one line's text; returns the send time."""
-        change = types.TextDocumentContentChangePartial(
-            range=types.Range(start=types.Position(line=line, character=0), end=types.Position(line=line, character=old_length)), text=text
-        )
-        sent = time.perf_counter()
-        self.client.text_document_did_change(
-            types.DidChangeTextDocumentParams(text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version), content_changes=[change])
-        )
-        return sent
+        change = {"range": {"start": {"line": line, "character": 0}, "end": {"line": line, "character": old_length}}, "text": text}
+        return self.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]})
 
-    async def diagnostics(self, uri: str, version: int, timeout: float = 600.0) -> tuple[float, list[types.Diagnostic]]:
+    async def diagnostics(self, uri: str, version: int, timeout: float = 600.0) -> tuple[float, list[dict[str, Any]]]:
         """(arrival time, diagnostics) of the publish for ``version``."""
         deadline = time.perf_counter() + timeout
         while (uri, version) not in self.published:
@@ -77,9 +112,13 @@ class BenchClient:
 
     @property
     def pid(self) -> int:
-        return self.client._server.pid  # the server subprocess
+        assert self._process is not None
+        return self._process.pid
 
     async def stop(self) -> None:
-        await self.client.shutdown_async(None)
-        self.client.exit(None)
-        await self.client.stop()
+        await self.request("shutdown", None)
+        self.notify("exit", None)
+        assert self._process is not None
+        await asyncio.wait_for(self._process.wait(), 10)
+        if self._reader is not None:
+            self._reader.cancel()

@@ -40,9 +40,10 @@ def to_flags(diagnostics, lines: list[str]) -> list[tuple[int, int, int, str]]:
     codec = Codec("utf-16")
     flags = []
     for d in diagnostics:
-        row = d.range.start.line
-        start, end = codec.from_client(lines[row], d.range.start.character), codec.from_client(lines[row], d.range.end.character)
-        flags.append((row, start, end, d.data["replacement"]))
+        first, last = d["range"]["start"], d["range"]["end"]
+        row = first["line"]
+        start, end = codec.from_client(lines[row], first["character"]), codec.from_client(lines[row], last["character"])
+        flags.append((row, start, end, d["data"]["replacement"]))
     return flags
 
 
@@ -69,10 +70,10 @@ async def measure(options: dict) -> dict:
     return {
         "correct_turkish": {"words": gold_words, "diagnostics": len(found["file:///vikipedi_gold.txt"]),
                             "per_2000_words": round(2000 * len(found["file:///vikipedi_gold.txt"]) / gold_words, 3),
-                            "examples": [d.message for d in found["file:///vikipedi_gold.txt"][:20]]},
+                            "examples": [d["message"] for d in found["file:///vikipedi_gold.txt"][:40]]},
         "english": {"words": english_words, "diagnostics": len(english_flags),
                     "per_5000_words": round(5000 * len(english_flags) / english_words, 3),
-                    "examples": [d.message for d in english_flags[:20]]},
+                    "examples": [d["message"] for d in english_flags[:20]]},
         "asciified_turkish": recall.as_dict(),
     }  # fmt: skip
 

@@ -34,7 +34,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     configure_logging(args.log_file, args.verbose)
     from .handlers import build_server
+    from .stdio import serve_stdio
 
+    sys.setswitchinterval(0.001)  # the message loop gets the GIL back from analysis within 1 ms
     server = build_server()
     if args.tcp:
         host, port = args.tcp
@@ -43,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         server.start_tcp(host, int(port))
     else:
-        server.start_io()
+        serve_stdio(server)
     return 0
 
 

@@ -11,6 +11,7 @@ renumbers the findings of rows that moved. Runs in the analysis worker only.
 from __future__ import annotations
 
 import itertools
+import operator
 from dataclasses import dataclass, replace
 from typing import Sequence
 
@@ -39,14 +40,12 @@ class Context:
     cache: SuggestionCache
 
 
-@dataclass
+@dataclass(frozen=True)
 class Row:
     state_in: State
     state_out: State
     text: str  # what the restorer sees: prose of Turkish (or still undecided) sentences
     first: bool | None  # the document's first language decision, when made on this line
-    findings: tuple[Finding, ...] = ()
-    json: str = ""  # the findings as comma-separated LSP diagnostics
 
 
 def derive_row(line: str, state: State, context: Context) -> Row:
@@ -59,35 +58,39 @@ def derive_row(line: str, state: State, context: Context) -> Row:
 
 
 def changed_region(old: Sequence[str], new: Sequence[str]) -> tuple[int, int, int]:
-    """(start, old end, new end): ``old[start:old end]`` became ``new[start:new end]``."""
-    limit = min(len(old), len(new))
-    start = 0
-    while start < limit and (old[start] is new[start] or old[start] == new[start]):
-        start += 1
-    old_end, new_end = len(old), len(new)
-    while old_end > start and new_end > start and (old[old_end - 1] is new[new_end - 1] or old[old_end - 1] == new[new_end - 1]):
-        old_end -= 1
-        new_end -= 1
-    return start, old_end, new_end
+    """(start, old end, new end): ``old[start:old end]`` became ``new[start:new end]``.
+
+    Compares with C-level iterators (unchanged lines are even the same objects).
+    """
+    shortest = min(len(old), len(new))
+    start = next(itertools.compress(itertools.count(), map(operator.ne, old, new)), shortest)
+    same_end = next(itertools.compress(itertools.count(), map(operator.ne, reversed(old), reversed(new))), shortest)
+    same_end = min(same_end, shortest - start)
+    return start, len(old) - same_end, len(new) - same_end
 
 
 class DocumentAnalysis:
     def __init__(self) -> None:
-        self.lines: Sequence[str] = ()
+        self.lines: tuple[str, ...] = ()
         self.rows: list[Row] = []
+        self.findings: list[tuple[Finding, ...]] = []  # per row
+        self.json: list[str] = []  # per row: its findings as comma-separated LSP diagnostics
         self.context: Context | None = None
         self.first: bool | None = None
         self.result_id = "0"
 
-    def update(self, lines: Sequence[str], context: Context) -> None:
+    def update(self, lines: tuple[str, ...], context: Context) -> None:
         """Bring the findings up to date with ``lines``."""
         if context != self.context:
-            self.lines, self.rows, self.context, self.first = (), [], context, None
+            self.lines, self.rows, self.findings, self.json = (), [], [], []
+            self.context, self.first = context, None
         start, old_end, new_end = changed_region(self.lines, lines)
         delta = new_end - old_end
         derived, stop = self._derive(lines, start, new_end, delta)
-        changed = any(row.findings for row in self.rows[start : stop - delta])
+        changed = any(self.findings[start : stop - delta])
         self.rows[start : stop - delta] = derived
+        self.findings[start : stop - delta] = [()] * len(derived)
+        self.json[start : stop - delta] = [""] * len(derived)
         self.lines = lines
         redo = list(range(start, stop))
         undecided, first = self._first_decision()
@@ -133,20 +136,18 @@ class DocumentAnalysis:
         changed = False
         for index, text, suggestions in zip(indexes, texts, suggestions_for(texts, context.restorer, context.cache)):
             found = line_findings(index, text, suggestions, context.options)
-            row = self.rows[index]
-            if found != row.findings or (found and not row.json):
-                row.findings, row.json = found, self._json(found, index)
+            if found != self.findings[index] or (found and not self.json[index]):
+                self.findings[index], self.json[index] = found, self._json(found, index)
                 changed = True
         return changed
 
     def _renumber(self, start: int) -> bool:
         """Give the findings of rows that moved their new line number."""
         moved = False
-        for index in range(start, len(self.rows)):
-            row = self.rows[index]
-            if row.findings and row.findings[0].line != index:
-                row.findings = tuple(replace(f, line=index) for f in row.findings)
-                row.json = self._json(row.findings, index)
+        for index in itertools.compress(range(start, len(self.rows)), self.findings[start:]):
+            if self.findings[index][0].line != index:
+                self.findings[index] = tuple(replace(f, line=index) for f in self.findings[index])
+                self.json[index] = self._json(self.findings[index], index)
                 moved = True
         return moved
 
@@ -156,7 +157,7 @@ class DocumentAnalysis:
 
     def diagnostics_json(self) -> str:
         """Every diagnostic of the document, comma-separated, in document order."""
-        return ",".join(row.json for row in self.rows if row.json)
+        return ",".join(filter(None, self.json))
 
     def line_findings(self) -> list[tuple[Finding, ...]]:
-        return [row.findings for row in self.rows]
+        return list(self.findings)
