@@ -1,0 +1,79 @@
+// Drives VS Code (code-server) in Debian's Chromium through one session with nokta:
+// squiggles, a quick fix, the restore command, fix-all on save, the output channel.
+// Usage: node drive.js URL SCREENSHOT_DIR; prints what it saw as one JSON object.
+const { chromium } = require("playwright-core");
+
+const [url, shots] = process.argv.slice(2);
+const text = async (locator) => (await locator.innerText()).replace(/\u00a0/g, " ");
+const editorText = (page) => text(page.locator(".monaco-editor .view-lines"));
+
+async function waitFor(what, condition, ms = 30000) {
+  for (const end = Date.now() + ms; Date.now() < end; ) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function runCommand(page, title) {
+  await page.keyboard.press("F1");
+  await page.keyboard.type(title);
+  await page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${title}"]`);
+  await page.keyboard.press("Enter");
+}
+
+async function session(page, seen) {
+  await page.goto(url);
+  await page.locator(".explorer-folders-view").getByText("note.txt").click({ timeout: 60000 });
+  await page.waitForSelector(".squiggly-info", { timeout: 90000 });
+  seen.squiggles = await page.locator(".squiggly-info").count();
+  await page.screenshot({ path: `${shots}/1-diagnostics.png` });
+
+  await page.locator(".monaco-editor .view-lines").click();
+  await page.keyboard.press("Control+Home");
+  await page.keyboard.press("Control+.");
+  const menu = page.locator(".action-widget");
+  await menu.waitFor();
+  seen.quickFixes = (await menu.locator(".action-label, .title").allInnerTexts()).filter(Boolean);
+  await page.screenshot({ path: `${shots}/2-quick-fix.png` });
+  await page.keyboard.press("Enter"); // the first entry, the preferred fix
+  await waitFor("the quick fix", async () => (await editorText(page)).startsWith("Bugün"));
+  seen.afterQuickFix = await editorText(page);
+
+  await runCommand(page, "Nokta: Restore Turkish Diacritics in Document");
+  await waitFor("the restored document", async () => (await editorText(page)).includes("güzel"));
+  seen.afterRestore = await editorText(page);
+  await waitFor("no squiggles", async () => (await page.locator(".squiggly-info").count()) === 0);
+
+  await page.keyboard.press("Control+End");
+  await page.keyboard.type("Yarin okula gidecegim.");
+  await page.waitForSelector(".squiggly-info", { timeout: 30000 });
+  await page.keyboard.press("Control+S"); // settings.json asks for source.fixAll.nokta on save
+  await waitFor("fix all on save", async () => (await editorText(page)).includes("Yarın"));
+  seen.afterSave = await editorText(page);
+  await page.screenshot({ path: `${shots}/3-saved.png` });
+
+  await runCommand(page, "Nokta: Show Output");
+  const output = page.locator(".output-view, .panel .monaco-editor").first();
+  await waitFor("the output channel", async () => (await text(output)).includes("nokta-lsp"));
+  seen.output = await text(output);
+  await page.screenshot({ path: `${shots}/4-output.png` });
+}
+
+(async () => {
+  const seen = {};
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  try {
+    await session(page, seen);
+  } catch (error) {
+    seen.error = String(error);
+    await page.screenshot({ path: `${shots}/error.png` });
+  }
+  console.log(JSON.stringify(seen));
+  await browser.close();
+})();
