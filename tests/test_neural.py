@@ -48,10 +48,13 @@ def test_alphabet_keeps_turkish_letters_and_maps_the_rest_to_unk():
     assert len(ids) == len(labels)
 
 
-@pytest.mark.parametrize("backbone,heads", [("lstm", 0), ("lstm", 2), ("gru", 0), ("cnn", 0), ("transformer", 0)])
-def test_a_tiny_model_learns_a_few_lines(backbone, heads):
+@pytest.mark.parametrize(
+    "backbone,heads,char_window", [("lstm", 0, 0), ("lstm", 2, 0), ("gru", 0, 0), ("cnn", 0, 0), ("transformer", 0, 0), ("lstm", 0, 8)]
+)
+def test_a_tiny_model_learns_a_few_lines(backbone, heads, char_window):
     torch.manual_seed(0)
-    model = CharTagger(replace(TINY, backbone=backbone, attention_heads=heads, hidden=16, layers=2, dropout=0.0)).train()
+    config = replace(TINY, backbone=backbone, attention_heads=heads, char_window=char_window, hidden=16, layers=2, dropout=0.0)
+    model = CharTagger(config).train()
     encoded = [encode_with_labels(line) for line in LINES]
     width = max(len(ids) for ids, _ in encoded)
     ids = torch.tensor(np.stack([np.pad(i, (0, width - len(i))) for i, _ in encoded]).astype(np.int64))

@@ -20,6 +20,7 @@ class ModelConfig:
     attention_heads: int = 0  # 0 = no self-attention layer on top of the backbone
     dropout: float = 0.1
     kernel_size: int = 3  # cnn only
+    char_window: int = 0  # >0: the reference's per-character mode, each letter read from its own window of this many characters
     window: int = 400  # longer lines are labelled in overlapping windows of this length
     window_context: int = 48  # positions at each window edge that defer to the neighbour
 

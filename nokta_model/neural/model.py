@@ -127,16 +127,33 @@ class CharTagger(nn.Module):
     ) -> tuple[torch.Tensor, torch.Tensor | None]:
         """Per position the logit that the letter there is its Turkish twin (0 where no
         head applies) and, given ``targets`` (1, 0, or -1 = ignore), the weighted loss."""
-        h = self.backbone(self.embed(ids), lengths)
-        if self.attention is not None:
-            h = self.attention(h, lengths)
         letters = self.letter_of_id[ids]
-        all_logits = self.heads(self.dropout(h))
-        logits = all_logits.gather(-1, letters.clamp(min=0).unsqueeze(-1)).squeeze(-1)
+        if self.config.char_window:
+            logits = self._per_character_logits(ids, letters)
+        else:
+            h = self.backbone(self.embed(ids), lengths)
+            if self.attention is not None:
+                h = self.attention(h, lengths)
+            logits = self.heads(self.dropout(h)).gather(-1, letters.clamp(min=0).unsqueeze(-1)).squeeze(-1)
         logits = logits.masked_fill(letters == NO_LETTER, 0.0)
         if targets is None:
             return logits, None
         return logits, self._loss(logits, letters, targets)
+
+    def _per_character_logits(self, ids: torch.Tensor, letters: torch.Tensor) -> torch.Tensor:
+        """The reference design: every letter classified from its own window of
+        ``char_window`` characters, read by the backbone; the window's centre decides."""
+        half = self.config.char_window // 2
+        windows = F.pad(ids, (half, half), value=PAD).unfold(1, 2 * half + 1, 1)
+        where = letters != NO_LETTER
+        chosen = windows[where]
+        h = self.backbone(self.embed(chosen), None)
+        if self.attention is not None:
+            h = self.attention(h, None)
+        centre = self.heads(self.dropout(h[:, half]))
+        logits = torch.zeros(ids.shape, dtype=centre.dtype, device=ids.device)
+        logits[where] = centre.gather(-1, letters[where].unsqueeze(-1)).squeeze(-1)
+        return logits
 
     def _loss(self, logits: torch.Tensor, letters: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
         scored = (targets >= 0) & (letters != NO_LETTER)

@@ -1,0 +1,87 @@
+"""Hybrid decoding: the count-based lattice (lexicon candidates, trigram Viterbi) with
+the network's letter probabilities as emission scores.
+
+For a word the lexicon knows, each attested spelling scores its trigram log
+probability plus ``weight`` × the network's log probability of that spelling. Words
+the lexicon lacks take the network's candidates instead of the count-based character
+model's. With ``weight`` 0 the network runs only on lines that hold such words.
+The weight is chosen on the corpus dev split (bench/neural_hybrid_dev.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import islice
+
+import numpy as np
+
+from ..ngram.decoder import Position, score_windows, sentence_positions
+from ..ngram.lm import UNK
+from ..ngram.model import NgramRestorer
+from ..ngram.words import MAX_MASK_BITS, spelling_mask, token_key, token_spans
+from ..restorer import Ranking, Restorer
+from ..spans import Span
+from .candidates import free_positions
+from .restorer import NeuralRestorer
+
+UNSEEN_ALTERNATIVES = 4
+
+
+@dataclass(frozen=True)
+class HybridSettings:
+    weight: float = 0.0  # network log-probability weight for words the lexicon knows
+
+
+class HybridRestorer(Restorer):
+    name = "hybrid"
+
+    def __init__(self, ngram: NgramRestorer, neural: NeuralRestorer, settings: HybridSettings = HybridSettings()) -> None:
+        self.ngram, self.neural, self.settings = ngram, neural, settings
+
+    def rank(self, lines: list[str], spans: list[list[Span]], with_scores: bool) -> list[list[Ranking]]:
+        tokens = [token_spans(word_spans, line) for word_spans, line in zip(spans, lines)]
+        texts = [line[t.start : t.end] for line, line_tokens in zip(lines, tokens) for t in line_tokens]
+        found = iter(self.ngram._positions(texts))
+        lexicon = [list(islice(found, len(line_tokens))) for line_tokens in tokens]
+        probabilities = self._probabilities(lines, lexicon)
+        sentences = [
+            sentence_positions([self._position(line, t, known, p) for t, known in zip(line_tokens, line_lexicon)])
+            for line, line_tokens, line_lexicon, p in zip(lines, tokens, lexicon, probabilities)
+        ]
+        scores = score_windows(self.ngram.model, sentences)
+        return [self.ngram._rank_line(*parts, with_scores) for parts in zip(lines, spans, tokens, sentences, scores)]
+
+    def _probabilities(self, lines: list[str], lexicon: list[list[Position]]) -> list[np.ndarray | None]:
+        """Network probabilities for the lines that need them (all of them when weight > 0)."""
+        needed = [i for i, positions in enumerate(lexicon) if self.settings.weight > 0 or any(map(_unseen, positions))]
+        result: list[np.ndarray | None] = [None] * len(lines)
+        for index, p in zip(needed, self.neural.line_probabilities([lines[i] for i in needed])):
+            result[index] = p
+        return result
+
+    def _position(self, line: str, token: Span, lexicon: Position, p: np.ndarray | None) -> Position:
+        text = line[token.start : token.end]
+        free = np.flatnonzero(free_positions(text)[:MAX_MASK_BITS])
+        unseen = _unseen(lexicon)
+        if p is None or not len(free) or not (unseen or self.settings.weight > 0):
+            return lexicon
+        twin = np.clip(p[token.start + free].astype(np.float64), 1e-6, 1 - 1e-6)
+        plain_total = float(np.log1p(-twin).sum())
+        gains = dict(zip(free.tolist(), (np.log(twin) - np.log1p(-twin)).tolist()))
+
+        def log_probability(mask: int) -> float:
+            return plain_total + sum(gain for bit, gain in gains.items() if mask >> bit & 1)
+
+        key = lexicon.key or token_key(text)
+        if unseen:
+            best = (spelling_mask(key, text) or 0) | sum(1 << bit for bit, gain in gains.items() if gain > 0)
+            flips = sorted(gains, key=lambda bit: abs(gains[bit]))[:UNSEEN_ALTERNATIVES]
+            masks = [best] + [best ^ (1 << bit) for bit in flips]
+            return Position([UNK] * len(masks), [log_probability(m) for m in masks], masks=masks, key=key)
+        weight = self.settings.weight
+        emissions = [lexicon.emission(i) + weight * log_probability(m) for i, m in enumerate(lexicon.masks)]
+        return Position(list(lexicon.ids), emissions, masks=list(lexicon.masks), key=key)
+
+
+def _unseen(position: Position) -> bool:
+    return all(i == UNK for i in position.ids)
