@@ -24,10 +24,10 @@ _NOT_PROSE_RE = re.compile(
             r"^[(<\[\"'“‘]*(?:[a-zA-Z][a-zA-Z0-9+.-]*://|[wW]{3}\.|mailto:)",  # URL
             r"[\w.+-]+@[\w-]+\.[\w.-]+",  # e-mail
             r"^[(\[\"'“‘]*(?:~|\.{1,2})?/\S|^[A-Za-z]:[\\/]",  # path
-            r"\w_|_\w",  # snake_case, __dunder__
+            r"[^\W_]_+[^\W_]|__\w|\w__",  # snake_case, __dunder__ (not _emphasis_)
             r"[a-zçğıöşü][A-ZÇĞİÖŞÜ]",  # camelCase
             r"\w\.\w",  # dotted.names, file.ext, 3.14
-            r"[{}=<>#$%^*|`\\]",  # code or markup symbols inside a token
+            r"[{}=<>#$^|`\\]",  # code or markup symbols inside a token
         )
     )
 )

@@ -3,8 +3,11 @@
 Each ambiguous letter of a word is decided from the letters around it: counts of
 "plain vs. Turkish twin" for every context window (left letters, the letter, right
 letters, with ^ and $ marking the word's ends), looked up from the longest window to
-the shortest until one has been seen often enough. Counted over word types (each
-distinct spelling once), since unseen words behave like rare words, not frequent ones.
+the shortest until one has been seen often enough. Letters are decided left to right
+and the left context is the restored spelling so far, so vowel harmony carries into
+suffixes ("yapılandırılıyor", not "yapılandırıliyor"); the right context is ASCII.
+Counted over word types (each distinct spelling once), since unseen words behave like
+rare words, not frequent ones.
 """
 
 from __future__ import annotations
@@ -15,18 +18,19 @@ from typing import Iterable
 import numpy as np
 
 from .tables import SortedTable, string_hash
-from .words import ambiguous_positions
+from ..alphabet import LOWER_TWIN
+from .words import ambiguous_positions, spell
 
 #: (left, right) window sizes, longest first.
 WINDOWS = ((5, 5), (4, 4), (3, 4), (4, 3), (3, 3), (2, 3), (3, 2), (2, 2), (1, 2), (2, 1), (1, 1), (0, 1), (1, 0), (0, 0))
 MIN_EVIDENCE = 2  # a window seen fewer times defers to a shorter one
 
 
-def _context_hashes(key: str, pos: int) -> list[int]:
-    padded = f"^{key}$"
-    centre = pos + 1
+def _context_hashes(key: str, spelled_left: str, pos: int) -> list[int]:
+    """Hashes of every window around ``pos``; ``spelled_left`` is the spelling of key[:pos]."""
+    left_text, right_text = f"^{spelled_left}", f"{key[pos + 1:]}$"
     return [
-        string_hash(f"{left}{right}{padded[max(0, centre - left):centre]}[{key[pos]}]{padded[centre + 1:centre + 1 + right]}")
+        string_hash(f"{left}{right}{left_text[len(left_text) - left:] if left else ''}[{key[pos]}]{right_text[:right]}")
         for left, right in WINDOWS
     ]
 
@@ -40,8 +44,9 @@ class CharModel:
         """Count contexts over ``(key, mask)`` word types."""
         hashes, labels = array("q"), array("b")
         for key, mask in spellings:
+            spelled = spell(key, mask)
             for pos in ambiguous_positions(key):
-                context = _context_hashes(key, pos)
+                context = _context_hashes(key, spelled[:pos], pos)
                 hashes.extend(context)
                 labels.extend([mask >> pos & 1] * len(context))
         keys = np.frombuffer(hashes, dtype=np.int64)
@@ -53,15 +58,27 @@ class CharModel:
         counts = np.stack([totals - twins, twins], axis=1)[keep].astype(np.uint32)
         return cls(SortedTable(unique[keep], counts))
 
-    def twin_probabilities(self, key: str) -> dict[int, float]:
-        """P(Turkish twin) for every ambiguous position of ``key``."""
-        positions = ambiguous_positions(key)
-        if not positions:
-            return {}
-        queries = np.array([h for pos in positions for h in _context_hashes(key, pos)], dtype=np.int64)
-        counts = self.table.get(queries, default=0).reshape(len(positions), len(WINDOWS), 2)
-        seen = counts.sum(axis=2) >= MIN_EVIDENCE
-        first_seen = np.where(seen.any(axis=1), seen.argmax(axis=1), len(WINDOWS) - 1)
-        chosen = counts[np.arange(len(positions)), first_seen].astype(np.float64)
-        probabilities = (chosen[:, 1] + 0.5) / (chosen.sum(axis=1) + 1.0)
-        return dict(zip(positions, probabilities.tolist()))
+    def twin_probabilities(self, key: str, fixed: dict[int, bool]) -> dict[int, float]:
+        """P(Turkish twin) for every ambiguous position of ``key``, decided left to right.
+
+        ``fixed`` positions (typed with a diacritic, or spelled by a known stem) are
+        taken as given, with probability 1 or 0.
+        """
+        spelled = list(key)
+        probabilities = {}
+        for pos in ambiguous_positions(key):
+            if pos in fixed:
+                probability = float(fixed[pos])
+            else:
+                probability = self._twin_probability(key, "".join(spelled[:pos]), pos)
+            probabilities[pos] = probability
+            if probability > 0.5:
+                spelled[pos] = LOWER_TWIN[key[pos]]
+        return probabilities
+
+    def _twin_probability(self, key: str, spelled_left: str, pos: int) -> float:
+        queries = np.array(_context_hashes(key, spelled_left, pos), dtype=np.int64)
+        counts = self.table.get(queries, default=0)
+        seen = counts.sum(axis=1) >= MIN_EVIDENCE
+        plain, twin = counts[int(seen.argmax()) if seen.any() else -1].tolist()
+        return (twin + 0.5) / (plain + twin + 1.0)

@@ -12,9 +12,10 @@ from ..spans import Span
 from .artifact import DEFAULT_ARTIFACT, load_model
 from .decoder import Position, decode, score_windows, sentence_positions
 from .lm import UNK, LanguageModel
-from .words import spell, spelling_mask, token_key, token_spans
+from .words import ambiguous_positions, spell, spelling_mask, token_key, token_spans
 
 MAX_UNSEEN_ALTERNATIVES = 4
+MIN_STEM = 3  # shortest known prefix trusted to spell an unseen word's stem
 TOKEN_CACHE_SIZE = 200_000
 RARE_SPELLING_RATIO = 0.01  # chosen on the corpus dev split
 _UNSURE = (0.02, 0.98)  # a character-model letter outside this range is taken as decided
@@ -68,16 +69,26 @@ class NgramRestorer(Restorer):
         return [cache[text] for text in texts]
 
     def _unseen(self, key: str, typed: int) -> Position:
-        """Candidates of a word the lexicon lacks, from the character model."""
-        probabilities = self.model.chars.twin_probabilities(key)
-        for pos in probabilities:
-            if typed >> pos & 1:
-                probabilities[pos] = 1.0
+        """Candidates of a word the lexicon lacks: its longest known stem, then characters."""
+        fixed = self._stem_letters(key, typed)
+        fixed.update((pos, True) for pos in range(len(key)) if typed >> pos & 1)
+        probabilities = self.model.chars.twin_probabilities(key, fixed)
         best = sum(1 << pos for pos, p in probabilities.items() if p > 0.5)
         unsure = sorted((p for p in probabilities.items() if _UNSURE[0] < p[1] < _UNSURE[1]), key=lambda pp: abs(pp[1] - 0.5))
         masks = [best] + [best ^ (1 << pos) for pos, _ in unsure[:MAX_UNSEEN_ALTERNATIVES]]
         emissions = [_log_probability(mask, probabilities) for mask in masks]
         return Position([UNK] * len(masks), emissions, masks=masks, key=key)
+
+    def _stem_letters(self, key: str, typed: int) -> dict[int, bool]:
+        """Spelling of the ambiguous letters of the longest known prefix of ``key``."""
+        lexicon = self.model.lexicon
+        prefixes = [key[:end] for end in range(len(key) - 1, MIN_STEM - 1, -1)]
+        for prefix, ids in zip(prefixes, lexicon.candidates(prefixes)):
+            prefix_typed = typed & ((1 << len(prefix)) - 1)
+            masks = [int(lexicon.masks[i]) for i in ids if int(lexicon.masks[i]) & prefix_typed == prefix_typed]
+            if masks:
+                return {pos: bool(masks[0] >> pos & 1) for pos in ambiguous_positions(prefix)}
+        return {}
 
     def _rank_line(self, line, word_spans, tokens, positions, scores, with_scores) -> list[Ranking]:
         best, marginals = decode(positions, scores, with_scores)
