@@ -92,6 +92,7 @@ def test_vscode_session(tmp_path: Path) -> None:
     assert seen["squiggles"] == 3
     assert seen["quickFixes"][0] == "Change to 'Bugün'"
     assert seen["afterQuickFix"] == "Bugün hava cok guzel."
+    assert seen["warnings"] == 2  # nokta.severity set to "warning" in the Settings editor
     assert seen["afterRestore"] == "Bugün hava çok güzel."
     assert seen["afterSave"].splitlines() == ["Bugün hava çok güzel.", "Yarın okula gideceğim."]
     saved = (workspace / "note.txt").read_text(encoding="utf-8")

@@ -1,5 +1,5 @@
 // Drives VS Code (code-server) in Debian's Chromium through one session with nokta:
-// squiggles, a quick fix, the restore command, fix-all on save, the output channel.
+// squiggles, a quick fix, a changed setting, the restore command, fix-all on save, the output.
 // Usage: node drive.js URL SCREENSHOT_DIR; prints what it saw as one JSON object.
 const { chromium } = require("playwright-core");
 
@@ -40,24 +40,34 @@ async function session(page, seen) {
   await waitFor("the quick fix", async () => (await editorText(page)).startsWith("Bugün"));
   seen.afterQuickFix = await editorText(page);
 
+  // A setting changed in the Settings editor reaches the running server.
+  await runCommand(page, "Preferences: Open User Settings");
+  await page.waitForSelector(".settings-editor");
+  await page.keyboard.type("nokta.severity");
+  await page.locator('select[aria-label="nokta.severity"]').selectOption("warning");
+  await page.screenshot({ path: `${shots}/3-setting.png` });
+  await page.locator(".tab").getByText("note.txt").click();
+  await page.waitForSelector(".squiggly-warning", { timeout: 30000 });
+  seen.warnings = await page.locator(".squiggly-warning").count();
+
   await runCommand(page, "Nokta: Restore Turkish Diacritics in Document");
   await waitFor("the restored document", async () => (await editorText(page)).includes("güzel"));
   seen.afterRestore = await editorText(page);
-  await waitFor("no squiggles", async () => (await page.locator(".squiggly-info").count()) === 0);
+  await waitFor("no squiggles", async () => (await page.locator(".squiggly-warning").count()) === 0);
 
   await page.keyboard.press("Control+End");
   await page.keyboard.type("Yarin okula gidecegim.");
-  await page.waitForSelector(".squiggly-info", { timeout: 30000 });
+  await page.waitForSelector(".squiggly-warning", { timeout: 30000 });
   await page.keyboard.press("Control+S"); // settings.json asks for source.fixAll.nokta on save
   await waitFor("fix all on save", async () => (await editorText(page)).includes("Yarın"));
   seen.afterSave = await editorText(page);
-  await page.screenshot({ path: `${shots}/3-saved.png` });
+  await page.screenshot({ path: `${shots}/4-saved.png` });
 
   await runCommand(page, "Nokta: Show Output");
   const output = page.locator(".output-view, .panel .monaco-editor").first();
   await waitFor("the output channel", async () => (await text(output)).includes("nokta-lsp"));
   seen.output = await text(output);
-  await page.screenshot({ path: `${shots}/4-output.png` });
+  await page.screenshot({ path: `${shots}/5-output.png` });
 }
 
 (async () => {
