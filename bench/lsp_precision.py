@@ -29,6 +29,7 @@ sys.path.insert(0, str(HERE))
 from lsp_client import BenchClient  # noqa: E402
 from lsp_scoring import count_words, score_restoration  # noqa: E402
 
+from nokta_lsp.checker import typed_with_turkish_letters  # noqa: E402
 from nokta_lsp.documents import Codec  # noqa: E402
 from nokta_model.alphabet import asciify  # noqa: E402
 
@@ -67,10 +68,13 @@ async def measure(options: dict) -> dict:
     gold_words, english_words = count_words(gold_lines), count_words(english_text.split("\n"))
     recall = score_restoration(ascii_lines, gold_lines, to_flags(found["file:///vikipedi_ascii.txt"], ascii_lines))
     english_flags = found["file:///english.rst"]
+    alarms = found["file:///vikipedi_gold.txt"]
+    kinds = [typed_with_turkish_letters(gold_lines[d["range"]["start"]["line"]]) for d in alarms]
     return {
         "correct_turkish": {"words": gold_words, "diagnostics": len(found["file:///vikipedi_gold.txt"]),
                             "per_2000_words": round(2000 * len(found["file:///vikipedi_gold.txt"]) / gold_words, 3),
-                            "examples": [d["message"] for d in found["file:///vikipedi_gold.txt"][:40]]},
+                            "on_lines_with_turkish_letters": sum(kinds), "on_ascii_lines": len(kinds) - sum(kinds),
+                            "examples": [d["message"] for d in alarms[:40]]},
         "english": {"words": english_words, "diagnostics": len(english_flags),
                     "per_5000_words": round(5000 * len(english_flags) / english_words, 3),
                     "examples": [d["message"] for d in english_flags[:20]]},

@@ -68,9 +68,7 @@ def flags(findings: list[Finding]) -> list[tuple[int, int, int, str]]:
 
 def kind(finding: Finding, typed_rows: set[int]) -> str:
     line = "typed line" if finding.line in typed_rows else "ASCII line"
-    dotted = {(a, b) for a, b in zip(finding.original, finding.replacement) if a != b} == {("I", "İ")}
-    size = "I→İ only" if dotted else ("≤ 2 letters" if len(finding.original) <= 2 else "longer")
-    return f"{line}, {size}"
+    return f"{line}, {'≤ 2 letters' if len(finding.original) <= 2 else 'longer'}"
 
 
 def main() -> None:

@@ -8,10 +8,10 @@ model work.
 
 Evidence from the writer: a line that already has a word typed with a Turkish letter
 (ç ğ ı ö ş ü İ, or â î û) was written on a keyboard that has them, so its fully ASCII
-words are most likely meant as typed: they need ``strict_threshold`` (by default 1.0:
-the model knows no other spelling), and a capital I is never changed to İ there (the
-writer could type İ: "Integration", "Immanuel"). Fully ASCII lines (text typed without
-Turkish letters) use ``threshold``.
+words are most likely meant as typed. There, a word is flagged only when it starts
+with a lower-case letter (capitalised words are names and abbreviations typed as
+intended: "Boyle", "MGK'nin", "Immanuel") and reaches ``strict_threshold`` (by default
+1.0: the model knows no other spelling). Fully ASCII lines use ``threshold``.
 """
 
 from __future__ import annotations
@@ -134,16 +134,11 @@ def line_findings(row: int, text: str, suggestions: Sequence[Suggestion], option
         return ()
     if typed_with_turkish_letters(text):
         threshold = options.strict_threshold
-        suggestions = [s for s in suggestions if not only_dotted_capital(s.original, s.replacement)]
+        suggestions = [s for s in suggestions if s.original[:1].islower()]
     else:
         threshold = options.threshold
     found = (to_finding(row, suggestion, options, threshold) for suggestion in suggestions)
     return tuple(finding for finding in found if finding is not None)
-
-
-def only_dotted_capital(original: str, replacement: str) -> bool:
-    """Whether the only change is capital I to İ."""
-    return all(a == b or (a, b) == ("I", "İ") for a, b in zip(original, replacement))
 
 
 def to_finding(row: int, suggestion: Suggestion, options: CheckOptions, threshold: float) -> Finding | None:
