@@ -74,6 +74,16 @@ class NoktaProtocol(LanguageServerProtocol):
                 self._send_response(data["id"], error=types.ResponseError(code=-32602, message=f"invalid params: {error.__cause__ or error}"))
             return JsonRPCNotification(method="", jsonrpc="invalid", params=None)  # dropped by handle_message
 
+    def handle_message(self, message):
+        if not hasattr(message, "jsonrpc"):  # valid JSON, but not a JSON-RPC message
+            self.send_error(-32600, "Invalid Request: not a JSON-RPC message")
+            return
+        super().handle_message(message)
+
+    def send_error(self, code: int, message: str) -> None:
+        """An error response with id null (the request's id could not be read)."""
+        self.send_text(json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}))
+
     def send_text(self, body: str) -> None:
         """Send a message already serialised as ASCII JSON, framed as pygls frames its own."""
         if self.writer is None:
@@ -97,6 +107,12 @@ class NoktaServer(LanguageServer):
         self.root: str | None = None
         self._skipped: set[str] = set()
         self._progress = 0
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """Malformed JSON gets a JSON-RPC parse error (-32700); the server keeps reading."""
+        if isinstance(error, (json.JSONDecodeError, UnicodeDecodeError)):
+            self.protocol.send_error(-32700, f"Parse error: {error}")
+        super().report_server_error(error, source)
 
     # --- settings and model -----------------------------------------------------------
 

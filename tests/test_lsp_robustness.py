@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 
 import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
+from tests.lsp.raw import RawServer
 from tests.lsp.client import FAKE_SERVER, change_document, config, diagnostics_for, initialize, open_document, span, words
 
 
@@ -112,3 +114,45 @@ async def test_malformed_json_does_not_stop_the_server(client: LanguageClient):
     write_raw(client, b'{"jsonrpc": "2.0", "id": 77, "method": ')
     write_raw(client, json.dumps({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"bad": True}}).encode())
     await still_alive(client)
+
+
+async def test_malformed_json_rpc_gets_error_responses_and_the_server_keeps_running():
+    server = RawServer(FAKE_SERVER)
+    await server.start({"debounceMs": 0})
+    try:
+        server.write(b'{"jsonrpc": "2.0", "id": 77, "method": ')  # cut short
+        server.write(b"[1, 2]")  # JSON, but not a JSON-RPC message
+        server.write(b"\xff\xfe not utf-8")
+        errors = await server.wait_for(lambda: len(server.errors) >= 3 and server.errors)
+        assert [error["code"] for error in errors] == [-32700, -32600, -32700]
+        server.notify("textDocument/didOpen", {"textDocument": {"uri": "file:///ok.txt", "languageId": "plaintext", "version": 1, "text": "cok"}})
+        assert [d["message"] for d in await server.diagnostics("file:///ok.txt", 1)] == ["cok → çok"]
+    finally:
+        await server.stop()
+
+
+async def test_hover_and_code_actions_answer_within_100_ms_while_a_slow_analysis_runs():
+    server = RawServer(FAKE_SERVER)
+    await server.start({"debounceMs": 0})
+    try:
+        open_raw(server, "file:///quick.txt", "cok guzel")
+        flagged = await server.diagnostics("file:///quick.txt", 1)
+        open_raw(server, "file:///slow.txt", "yavas cok")  # the restorer is busy for 3 s
+        await asyncio.sleep(0.3)
+        document = {"uri": "file:///quick.txt"}
+        for _ in range(5):
+            started = time.perf_counter()
+            hover = await server.request("textDocument/hover", {"textDocument": document, "position": {"line": 0, "character": 1}})
+            actions = await server.request(
+                "textDocument/codeAction", {"textDocument": document, "range": flagged[0]["range"], "context": {"diagnostics": flagged[:1]}}
+            )
+            assert time.perf_counter() - started < 0.2  # two requests: 100 ms each
+            assert "**çok**" in hover["contents"]["value"] and any(a["title"] == "Change to 'çok'" for a in actions)
+        assert "file:///slow.txt" not in server.published  # the slow analysis was still running
+        assert [d["message"] for d in await server.diagnostics("file:///slow.txt", 1, timeout=20)] == ["cok → çok"]
+    finally:
+        await server.stop()
+
+
+def open_raw(server: RawServer, uri: str, text: str, version: int = 1) -> None:
+    server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "plaintext", "version": version, "text": text}})

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from nokta_model.restorer import Restorer
 from nokta_model.spans import Span
 
@@ -20,6 +22,10 @@ LEXICON: dict[str, list[tuple[str, float]]] = {
 }
 
 
+#: How long a batch with the word "yavas" (slow) keeps the restorer busy.
+SLOW_SECONDS = 3.0
+
+
 class FakeRestorer(Restorer):
     name = "fake"
 
@@ -28,4 +34,8 @@ class FakeRestorer(Restorer):
 
     def rank(self, lines: list[str], spans: list[list[Span]], with_scores: bool):
         self.calls.append(list(lines))
+        if any("yavas" in line for line in lines):  # a slow model: holds the GIL like real work
+            end = time.perf_counter() + SLOW_SECONDS
+            while time.perf_counter() < end:
+                pass
         return [[list(LEXICON.get(line[s.start : s.end], [])) for s in line_spans] for line, line_spans in zip(lines, spans)]

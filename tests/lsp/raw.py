@@ -1,0 +1,108 @@
+"""A raw JSON-RPC connection to the server process: send any bytes, read plain dicts.
+
+For tests that need what a typed client cannot do (malformed messages, error responses
+with id null) or that check published diagnostics against the exact document text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from typing import Any
+
+
+class RawServer:
+    def __init__(self, command: list[str]):
+        self.command = command
+        self.published: dict[str, list[dict[str, Any]]] = {}  # uri -> publishes in order
+        self.errors: list[dict[str, Any]] = []  # error responses with id null
+        self._results: dict[int, asyncio.Future[Any]] = {}
+        self._ids = itertools.count(1)
+        self._process: asyncio.subprocess.Process | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._news = asyncio.Condition()
+
+    async def start(self, options: dict[str, Any], encodings: list[str] | None = None) -> dict[str, Any]:
+        self._process = await asyncio.create_subprocess_exec(
+            *self.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**26
+        )
+        self._reader = asyncio.create_task(self._read())
+        capabilities = {"general": {"positionEncodings": encodings or ["utf-16"]}, "textDocument": {"publishDiagnostics": {"versionSupport": True}}}
+        result = await self.request("initialize", {"processId": None, "rootUri": None, "capabilities": capabilities, "initializationOptions": options})
+        self.notify("initialized", {})
+        return result
+
+    def write(self, body: bytes) -> None:
+        assert self._process is not None and self._process.stdin is not None
+        self._process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+    def notify(self, method: str, params: Any) -> None:
+        self.write(json.dumps({"jsonrpc": "2.0", "method": method, "params": params}).encode())
+
+    def send_request(self, method: str, params: Any) -> asyncio.Future[Any]:
+        msg_id = next(self._ids)
+        self._results[msg_id] = asyncio.get_running_loop().create_future()
+        self.write(json.dumps({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params}).encode())
+        return self._results[msg_id]
+
+    async def request(self, method: str, params: Any, timeout: float = 30.0) -> Any:
+        return await asyncio.wait_for(self.send_request(method, params), timeout)
+
+    async def _read(self) -> None:
+        assert self._process is not None and self._process.stdout is not None
+        stdout = self._process.stdout
+        while True:
+            length = 0
+            while (header := await stdout.readline()) not in (b"\r\n", b""):
+                if header.lower().startswith(b"content-length:"):
+                    length = int(header.split(b":")[1])
+            if not header:
+                return
+            await self._dispatch(json.loads(await stdout.readexactly(length)))
+
+    async def _dispatch(self, message: dict[str, Any]) -> None:
+        method = message.get("method")
+        if method == "textDocument/publishDiagnostics":
+            self.published.setdefault(message["params"]["uri"], []).append(message["params"])
+        elif method is not None and "id" in message:  # a request from the server
+            result = [None] * len(message["params"]["items"]) if method == "workspace/configuration" else None
+            self.write(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}).encode())
+        elif message.get("id") is None and "error" in message:
+            self.errors.append(message["error"])
+        elif message.get("id") in self._results:
+            future = self._results.pop(message["id"])
+            if not future.done():
+                future.set_exception(RuntimeError(message["error"])) if "error" in message else future.set_result(message.get("result"))
+        async with self._news:
+            self._news.notify_all()
+
+    async def wait_for(self, check, timeout: float = 30.0) -> Any:
+        """Wait until ``check()`` returns something truthy; returns it."""
+        async def until() -> Any:
+            async with self._news:
+                while not (found := check()):
+                    await self._news.wait()
+                return found
+
+        return await asyncio.wait_for(until(), timeout)
+
+    async def diagnostics(self, uri: str, version: int, timeout: float = 30.0) -> list[dict[str, Any]]:
+        publish = await self.wait_for(lambda: next((p for p in self.published.get(uri, []) if p.get("version") == version), None), timeout)
+        return publish["diagnostics"]
+
+    @property
+    def alive(self) -> bool:
+        return self._process is not None and self._process.returncode is None
+
+    async def stop(self) -> None:
+        if self.alive:
+            try:
+                await self.request("shutdown", None, timeout=10)
+                self.notify("exit", None)
+                await asyncio.wait_for(self._process.wait(), 10)
+            finally:
+                if self.alive:
+                    self._process.kill()
+        if self._reader is not None:
+            self._reader.cancel()
