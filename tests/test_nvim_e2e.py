@@ -157,10 +157,12 @@ def test_setup_module_and_restore_commands(tmp_path: Path) -> None:
         seen.client = nokta.start(0, {lua_config()}) ~= nil
         wait('the server', 120000, function() return vim.fn.exists(':NoktaRestore') == 2 end)
         wait('diagnostics', 120000, function() return #vim.diagnostic.get(0) >= 2 end)
-        local tick = vim.b.changedtick
+        local tick, count = vim.b.changedtick, #vim.diagnostic.get(0)
         vim.cmd('5NoktaRestoreSelection')
         wait('the restored selection', 10000, function() return vim.b.changedtick ~= tick end)
         seen.after_selection = lines()
+        -- the server restores what it has analysed: let it see the edit first
+        wait('diagnostics after the edit', 10000, function() return #vim.diagnostic.get(0) < count end)
         tick = vim.b.changedtick
         vim.cmd('NoktaRestore')
         wait('the restored document', 10000, function() return vim.b.changedtick ~= tick end)
