@@ -19,7 +19,7 @@ from nokta_model.neural.data import dev_lines
 from nokta_model.neural.hybrid import HybridRestorer, HybridSettings
 from nokta_model.restorer import load_restorer
 
-GRID = [HybridSettings(weight) for weight in (0.0, 0.1, 0.25, 0.5, 1.0)]
+GRID = [HybridSettings(weight, mix) for weight in (0.0, 0.1, 0.3) for mix in (0.0, 0.3, 0.5, 0.7)]
 
 
 def summary(name: str, metrics) -> dict:

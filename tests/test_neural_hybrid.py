@@ -70,3 +70,10 @@ def test_hybrid_keeps_the_restorer_invariants(ngram):
     assert hybrid.restore(restored) == restored
     for suggestion in hybrid.suggest(lines)[1]:
         assert suggestion.alternatives[0].text == suggestion.replacement
+
+
+def test_unseen_mix_one_spells_unseen_words_like_the_count_based_model(ngram):
+    lines = ["Hava cok guzel, zzgorus ve sisirgeclik."]
+    counted_only = HybridRestorer(ngram, FixedNetwork(0.9), HybridSettings(weight=0.0, unseen_mix=1.0))
+    assert counted_only.restore(lines) == ngram.restore(lines)
+    assert HybridRestorer(ngram, FixedNetwork(0.9)).restore(lines) != ngram.restore(lines)

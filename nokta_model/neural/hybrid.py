@@ -3,9 +3,11 @@ the network's letter probabilities as emission scores.
 
 For a word the lexicon knows, each attested spelling scores its trigram log
 probability plus ``weight`` × the network's log probability of that spelling. Words
-the lexicon lacks take the network's candidates instead of the count-based character
-model's. With ``weight`` 0 the network runs only on lines that hold such words.
-The weight is chosen on the corpus dev split (bench/neural_hybrid_dev.py).
+the lexicon lacks are spelled letter by letter from a log-linear mix of the two
+models' letter logits: ``unseen_mix`` × the count-based (known stem, then character
+contexts) + (1 − ``unseen_mix``) × the network's. With ``weight`` 0 the network runs
+only on lines that hold unseen words. Both settings are chosen on the corpus dev split
+(bench/neural_hybrid_dev.py).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ UNSEEN_ALTERNATIVES = 4
 @dataclass(frozen=True)
 class HybridSettings:
     weight: float = 0.0  # network log-probability weight for words the lexicon knows
+    unseen_mix: float = 0.0  # share of the count-based letter logits for unseen words
 
 
 class HybridRestorer(Restorer):
@@ -65,14 +68,18 @@ class HybridRestorer(Restorer):
         unseen = _unseen(lexicon)
         if p is None or not len(free) or not (unseen or self.settings.weight > 0):
             return lexicon
-        twin = np.clip(p[token.start + free].astype(np.float64), 1e-6, 1 - 1e-6)
-        plain_total = float(np.log1p(-twin).sum())
-        gains = dict(zip(free.tolist(), (np.log(twin) - np.log1p(-twin)).tolist()))
+        key = lexicon.key or token_key(text)
+        logits = _logit(p[token.start + free])
+        if unseen and self.settings.unseen_mix > 0:
+            counted = self._counted_probabilities(key, text)
+            counted_logits = _logit(np.array([counted.get(bit, 0.5) for bit in free.tolist()]))
+            logits = (1 - self.settings.unseen_mix) * logits + self.settings.unseen_mix * counted_logits
+        plain_total = -float(np.logaddexp(0.0, logits).sum())
+        gains = dict(zip(free.tolist(), logits.tolist()))
 
         def log_probability(mask: int) -> float:
             return plain_total + sum(gain for bit, gain in gains.items() if mask >> bit & 1)
 
-        key = lexicon.key or token_key(text)
         if unseen:
             best = (spelling_mask(key, text) or 0) | sum(1 << bit for bit, gain in gains.items() if gain > 0)
             flips = sorted(gains, key=lambda bit: abs(gains[bit]))[:UNSEEN_ALTERNATIVES]
@@ -81,6 +88,19 @@ class HybridRestorer(Restorer):
         weight = self.settings.weight
         emissions = [lexicon.emission(i) + weight * log_probability(m) for i, m in enumerate(lexicon.masks)]
         return Position(list(lexicon.ids), emissions, masks=list(lexicon.masks), key=key)
+
+
+    def _counted_probabilities(self, key: str, text: str) -> dict[int, float]:
+        """The count-based model's letter probabilities for an unseen word."""
+        typed = spelling_mask(key, text) or 0
+        fixed = self.ngram._stem_letters(key, typed)
+        fixed.update((pos, True) for pos in range(len(key)) if typed >> pos & 1)
+        return self.ngram.model.chars.twin_probabilities(key, fixed)
+
+
+def _logit(p: np.ndarray) -> np.ndarray:
+    p = np.clip(p.astype(np.float64), 1e-3, 1 - 1e-3)
+    return np.log(p) - np.log1p(-p)
 
 
 def _unseen(position: Position) -> bool:
