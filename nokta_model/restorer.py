@@ -159,8 +159,12 @@ def load_restorer(name_or_path: str = "default", device: str = "auto") -> Restor
         from .ngram.model import NgramRestorer
 
         return NgramRestorer.load(None if name_or_path == "ngram" else path)
-    if name_or_path in ("default", "neural") or path.suffix == ".safetensors" or path.is_dir():
+    if name_or_path == "default":
+        from .neural import load_default_restorer
+
+        return load_default_restorer(device=device)
+    if name_or_path == "neural" or path.suffix == ".safetensors" or path.is_dir():
         from .neural import load_neural_restorer
 
-        return load_neural_restorer(None if name_or_path in ("default", "neural") else path, device=device)
+        return load_neural_restorer(None if name_or_path == "neural" else path, device=device)
     raise ValueError(f"unknown backend {name_or_path!r}: choose one of {', '.join(BACKENDS)} or give a model path")

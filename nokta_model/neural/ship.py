@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 from .checkpoint import load_model, save_model
+from .hybrid import HybridSettings
 from .restorer import SHIPPED
 
 
@@ -19,7 +20,8 @@ def ship(weights: Path, dev_results: Path, output: Path = SHIPPED) -> Path:
     results = json.loads(Path(dev_results).read_text(encoding="utf-8"))
     best = results["best"]
     extra = {key: value for key, value in meta.items() if key not in ("format", "version", "config", "alphabet")}
-    extra |= {"hybrid": {"weight": best["weight"]}, "hybrid_dev": results}
+    settings = {name: best[name] for name in HybridSettings.__dataclass_fields__}
+    extra |= {"hybrid": settings, "hybrid_dev": results}
     save_model(model, output, extra)
     return output
 
