@@ -12,6 +12,7 @@ import itertools
 import json
 import sys
 import time
+from collections import Counter
 from typing import Any
 
 SERVER = [sys.executable, "-m", "nokta_lsp", "--stdio"]
@@ -122,3 +123,33 @@ class BenchClient:
         await asyncio.wait_for(self._process.wait(), 10)
         if self._reader is not None:
             self._reader.cancel()
+
+
+def reference_ms(lines: list[str], runs: int = 3) -> float:
+    """A fixed pure-Python workload (word count of ``lines``), median of ``runs``, in ms.
+
+    Machine-dependent figures are also reported as multiples of it, so that they compare
+    across machines (as bench/throughput.py does).
+    """
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        counts: Counter[str] = Counter()
+        for line in lines:
+            counts.update(word.lower() for word in line.split())
+        times.append((time.perf_counter() - started) * 1000)
+    return sorted(times)[len(times) // 2]
+
+
+def rss_mb(pid: int, field: str = "VmRSS") -> float:
+    """A memory figure of a process from /proc (VmRSS now, VmHWM peak), in MB."""
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]

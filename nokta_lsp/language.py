@@ -81,7 +81,7 @@ def sentences(line: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in _SENTENCE_RE.finditer(line)] or [(0, len(line))]
 
 
-@lru_cache(maxsize=100_000)
+@lru_cache(maxsize=4096)
 def _scored_sentences(line: str) -> tuple[tuple[int, int, int], ...]:
     return tuple((start, end, evidence(line[start:end])) for start, end in sentences(line))
 
@@ -113,7 +113,7 @@ def turkish_line(line: str, turkish: bool | None) -> tuple[str, bool | None, boo
     return out, turkish, first
 
 
-@lru_cache(maxsize=100_000)
+@lru_cache(maxsize=4096)
 def turkish_line_cached(line: str, turkish: bool | None) -> tuple[str, bool | None, bool | None]:
     return turkish_line(line, turkish)
 

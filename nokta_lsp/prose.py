@@ -4,8 +4,8 @@
 (code fences, inline code, link targets, front matter, markup, math, …) replaced by
 spaces, so word offsets in a masked line are offsets in the real line. A masker is a
 pure function ``(state, line) -> (masked, state)``; the state carries multi-line
-constructs (fences, comments, math) to the next line, and results are cached by
-``(kind, state, line)`` so re-masking an edited 10,000-line document is cheap.
+constructs (fences, comments, math) to the next line. The server keeps each line's
+result (``incremental``); a small cache serves repeated lines.
 """
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ def mask_line(name: str, state: str, line: str) -> tuple[str, str]:
     return _mask_line(name, state, line)
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=4096)
 def _mask_line(name: str, state: str, line: str) -> tuple[str, str]:
     return _masker(name)(state, line)
 

@@ -48,23 +48,27 @@ class Analysis:
 
 
 _NOTHING = Analysis([], "", "empty")
+#: Suggestions kept for lines no longer open (undo, moved text), beyond the open lines.
+CACHE_HISTORY = 5_000
 
 
 class NoktaProtocol(LanguageServerProtocol):
     """pygls' protocol, with documents kept only by ``DocumentStore`` (once, not twice)
     and requests whose parameters cannot be read answered with an error."""
 
+    # Plain calls, not generators: pygls keeps the future of a generator handler of a
+    # notification in ``_request_futures`` for ever (one per edit: a memory leak).
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params):
-        yield self.fm.features[types.TEXT_DOCUMENT_DID_OPEN], (params,), None
+        self.fm.features[types.TEXT_DOCUMENT_DID_OPEN](params)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(self, params):
-        yield self.fm.features[types.TEXT_DOCUMENT_DID_CHANGE], (params,), None
+        self.fm.features[types.TEXT_DOCUMENT_DID_CHANGE](params)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
     def lsp_text_document__did_close(self, params):
-        yield self.fm.features[types.TEXT_DOCUMENT_DID_CLOSE], (params,), None
+        self.fm.features[types.TEXT_DOCUMENT_DID_CLOSE](params)
 
     def structure_message(self, data: dict[str, Any]):
         try:
@@ -184,9 +188,12 @@ class NoktaServer(LanguageServer):
         context = Context(masker, self.options_for(snapshot.uri), settings.severity, self.store.codec, model.restorer, model.cache)
         analysis = self.analyses.setdefault(snapshot.uri, DocumentAnalysis())
         analysis.update(snapshot.lines, context)
+        # room for every open line (a settings change re-checks them all) and some history
+        model.cache.max_lines = sum(len(a.rows) for a in self.analyses.values()) + CACHE_HISTORY
         return Analysis(analysis.line_findings(), analysis.diagnostics_json(), analysis.result_id)
 
     def forget(self, uri: str) -> None:
+        self._skipped.discard(uri)
         self.scheduler.forget(uri)
         self.scheduler.in_worker(lambda: self.analyses.pop(uri, None))
 
