@@ -191,3 +191,27 @@ def test_code_action_kinds_filter():
 
     assert wanted(None, "source.fixAll.nokta") and wanted(["source.fixAll"], "source.fixAll.nokta")
     assert wanted(["source"], "source.fixAll.nokta") and not wanted([types.CodeActionKind.QuickFix], "source.fixAll.nokta")
+
+
+# --- incremental analysis ---------------------------------------------------------------
+
+_LINES = st.lists(st.sampled_from(["cok guzel", "```", "the sure thing.", "Bugun hava.", "", "çok guzel", "`cok` aci", "This is it. Bugun cok"]), max_size=12)
+
+
+@hsettings(max_examples=200, deadline=None)
+@given(_LINES, st.lists(st.tuples(st.integers(0, 12), st.integers(0, 12), _LINES), max_size=6), st.sampled_from(["plaintext", "markdown"]))
+def test_incremental_analysis_matches_a_fresh_check(lines, edits, masker):
+    from nokta_lsp.documents import Codec
+    from nokta_lsp.incremental import Context, DocumentAnalysis
+
+    restorer, cache, options = FakeRestorer(), SuggestionCache(), CheckOptions(threshold=0.9, strict_threshold=0.99)
+    context = Context(masker, options, "information", Codec(), restorer, cache)
+    analysis = DocumentAnalysis()
+    analysis.update(tuple(lines), context)
+    for start, end, new in edits:
+        start, end = sorted((min(start, len(lines)), min(end, len(lines))))
+        lines = lines[:start] + new + lines[end:]
+        analysis.update(tuple(lines), context)
+        expected = check(lines, masker, FakeRestorer(), SuggestionCache(), options)
+        assert [f for row in analysis.line_findings() for f in row] == expected
+        assert analysis.diagnostics_json().count('"range"') == len(expected)
