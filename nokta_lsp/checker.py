@@ -10,8 +10,10 @@ Evidence from the writer: a line that already has a word typed with a Turkish le
 (ç ğ ı ö ş ü İ, or â î û) was written on a keyboard that has them, so its fully ASCII
 words are most likely meant as typed. There, a word is flagged only when it starts
 with a lower-case letter (capitalised words are names and abbreviations typed as
-intended: "Boyle", "MGK'nin", "Immanuel") and reaches ``strict_threshold`` (by default
-1.0: the model knows no other spelling). Fully ASCII lines use ``threshold``.
+intended: "Boyle", "MGK'nin", "Immanuel"), its replacement is a spelling the restorer's
+lexicon has seen (not a guess for an unknown word such as a foreign term), and it
+reaches ``strict_threshold`` (by default 1.0: the model knows no other spelling).
+Fully ASCII lines use ``threshold``.
 """
 
 from __future__ import annotations
@@ -134,7 +136,7 @@ def line_findings(row: int, text: str, suggestions: Sequence[Suggestion], option
         return ()
     if typed_with_turkish_letters(text):
         threshold = options.strict_threshold
-        suggestions = [s for s in suggestions if s.original[:1].islower()]
+        suggestions = [s for s in suggestions if s.original[:1].islower() and s.attested]
     else:
         threshold = options.threshold
     found = (to_finding(row, suggestion, options, threshold) for suggestion in suggestions)

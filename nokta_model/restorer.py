@@ -11,7 +11,8 @@ twelve letters c g i o s u C G I O S U change, each only into its Turkish pair.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+import unicodedata
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Sequence
 
@@ -37,6 +38,7 @@ class Suggestion:
     replacement: str
     confidence: float
     alternatives: tuple[Alternative, ...]  # every candidate spelling, best first
+    attested: bool = False  # the replacement is a spelling the backend's lexicon has seen
 
 
 @dataclass
@@ -60,6 +62,13 @@ class Restorer(ABC):
         may then be left at 1.0.
         """
 
+    def attested(self, spellings: list[str]) -> list[bool]:
+        """Whether each lower-case spelling is one the backend has seen written.
+
+        Backends without a lexicon know none; a spelling they propose is a guess.
+        """
+        return [False] * len(spellings)
+
     def restore(self, lines: Sequence[str]) -> list[str]:
         """Each line with diacritics restored; lengths and all other characters kept."""
         prepared = [self._prepare(line) for line in lines]
@@ -70,7 +79,13 @@ class Restorer(ABC):
         """For each line, the words whose best spelling differs from the typed one."""
         prepared = [self._prepare(line) for line in lines]
         rankings = self._rank(prepared, with_scores=True)
-        return [self._suggest_line(line, ranks) for line, ranks in zip(prepared, rankings)]
+        suggestions = [self._suggest_line(line, ranks) for line, ranks in zip(prepared, rankings)]
+        return self._mark_attested(suggestions)
+
+    def _mark_attested(self, suggestions: list[list[Suggestion]]) -> list[list[Suggestion]]:
+        flat = [s for line in suggestions for s in line]
+        known = iter(self.attested([model_lower(unicodedata.normalize("NFC", s.replacement)) for s in flat]))
+        return [[replace(s, attested=next(known)) for s in line] for line in suggestions]
 
     def _rank(self, prepared: list[_Line], with_scores: bool) -> list[list[Ranking]]:
         lowered = [model_lower(line.nfc) for line in prepared]

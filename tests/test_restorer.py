@@ -84,3 +84,11 @@ def test_emoji_cjk_marks_crlf_nul_pass_through(restorer, line):
     [output] = restorer.restore([line])
     _check_contract(line, output)
     assert asciify(tr_lower(output)) == asciify(tr_lower(line))
+
+
+def test_suggestions_say_whether_the_spelling_is_attested(restorer):
+    [suggestions] = restorer.suggest(["cok gozlukculerimizdenmissiniz"])
+    assert [(s.replacement, s.attested) for s in suggestions] == [
+        ("çok", True),
+        ("gözlükçülerimizdenmişsiniz", False),
+    ]

@@ -41,6 +41,9 @@ class HybridRestorer(Restorer):
     def __init__(self, ngram: NgramRestorer, neural: NeuralRestorer, settings: HybridSettings = HybridSettings()) -> None:
         self.ngram, self.neural, self.settings = ngram, neural, settings
 
+    def attested(self, spellings: list[str]) -> list[bool]:
+        return self.ngram.attested(spellings)
+
     def rank(self, lines: list[str], spans: list[list[Span]], with_scores: bool) -> list[list[Ranking]]:
         tokens = [token_spans(word_spans, line) for word_spans, line in zip(spans, lines)]
         texts = [line[t.start : t.end] for line, line_tokens in zip(lines, tokens) for t in line_tokens]

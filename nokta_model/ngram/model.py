@@ -8,7 +8,7 @@ from itertools import islice
 from pathlib import Path
 
 from ..restorer import Ranking, Restorer
-from ..spans import Span
+from ..spans import Span, word_parts
 from .artifact import DEFAULT_ARTIFACT, load_model
 from .decoder import Position, decode, score_windows, sentence_positions
 from .lm import UNK, LanguageModel
@@ -34,6 +34,18 @@ class NgramRestorer(Restorer):
     def load(cls, path: Path | None = None) -> "NgramRestorer":
         path = Path(path) if path else DEFAULT_ARTIFACT
         return cls(load_model(path), str(path))
+
+    def attested(self, spellings: list[str]) -> list[bool]:
+        """A spelling is attested when each of its hyphen parts is in the lexicon as written."""
+        parts = [[w[p.start : p.end] for p in word_parts(w)] for w in spellings]
+        flat = [part for word in parts for part in word]
+        keys = [token_key(part) for part in flat]
+        lexicon = self.model.lexicon
+        found = iter(
+            spelling_mask(key, part) in {int(lexicon.masks[i]) for i in ids}
+            for key, part, ids in zip(keys, flat, lexicon.candidates(keys))
+        )
+        return [bool(word) and all(next(found) for _ in word) for word in parts]
 
     def rank(self, lines: list[str], spans: list[list[Span]], with_scores: bool) -> list[list[Ranking]]:
         tokens = [token_spans(word_spans, line) for word_spans, line in zip(spans, lines)]
