@@ -77,3 +77,14 @@ def test_unseen_mix_one_spells_unseen_words_like_the_count_based_model(ngram):
     counted_only = HybridRestorer(ngram, FixedNetwork(0.9), HybridSettings(weight=0.0, unseen_mix=1.0))
     assert counted_only.restore(lines) == ngram.restore(lines)
     assert HybridRestorer(ngram, FixedNetwork(0.9)).restore(lines) != ngram.restore(lines)
+
+
+def test_the_shipped_default_is_the_hybrid_with_a_small_commercial_only_network():
+    from nokta_model.neural.restorer import SHIPPED
+    from nokta_model.restorer import load_restorer
+
+    assert SHIPPED.stat().st_size <= 15_000_000
+    default = load_restorer("default", device="cpu")
+    assert isinstance(default, HybridRestorer)
+    assert "ud_imst.txt" not in {entry["file"] for entry in default.neural.meta["data_mix"]}
+    assert default.restore(["Bugun hava cok guzel."]) == ["Bugün hava çok güzel."]
