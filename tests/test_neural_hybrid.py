@@ -88,3 +88,4 @@ def test_the_shipped_default_is_the_hybrid_with_a_small_commercial_only_network(
     assert isinstance(default, HybridRestorer)
     assert "ud_imst.txt" not in {entry["file"] for entry in default.neural.meta["data_mix"]}
     assert default.restore(["Bugun hava cok guzel."]) == ["Bugün hava çok güzel."]
+    assert all(suggestion.attested for suggestion in default.suggest(["Bugun hava cok guzel."])[0])

@@ -44,6 +44,10 @@ class HybridRestorer(Restorer):
     def attested(self, spellings: list[str]) -> list[bool]:
         return self.ngram.attested(spellings)
 
+    def attested(self, spellings: list[str]) -> list[bool]:
+        """Attested by the count-based lexicon, which the hybrid decodes with."""
+        return self.ngram.attested(spellings)
+
     def rank(self, lines: list[str], spans: list[list[Span]], with_scores: bool) -> list[list[Ranking]]:
         tokens = [token_spans(word_spans, line) for word_spans, line in zip(spans, lines)]
         texts = [line[t.start : t.end] for line, line_tokens in zip(lines, tokens) for t in line_tokens]
