@@ -106,6 +106,7 @@ PROSE_MASKERS: dict[str, Masker] = {
     "text": plaintext,
     "markdown": markdown,
     "gitcommit": gitcommit,
+    "git-commit": gitcommit,  # VS Code's and Helix's name for it
     "latex": prose_markup.latex,
     "tex": prose_markup.latex,
     "bibtex": prose_markup.latex,

@@ -18,7 +18,7 @@ BACKENDS = ("default", "ngram", "neural")
 DEVICES = ("auto", "cpu", "cuda")
 
 DEFAULT_FILE_TYPES = (
-    "plaintext", "markdown", "gitcommit", "latex", "tex", "restructuredtext", "rst",
+    "plaintext", "markdown", "gitcommit", "git-commit", "latex", "tex", "restructuredtext", "rst",
     "html", "asciidoc", "org", "text",
 )  # fmt: skip
 
