@@ -27,6 +27,7 @@ from .candidates import free_positions
 from .restorer import NeuralRestorer
 
 UNSEEN_ALTERNATIVES = 4
+UNSEEN_CONTEXT = 48  # letters of context the network sees either side of an unseen word
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ class HybridRestorer(Restorer):
         texts = [line[t.start : t.end] for line, line_tokens in zip(lines, tokens) for t in line_tokens]
         found = iter(self.ngram._positions(texts))
         lexicon = [list(islice(found, len(line_tokens))) for line_tokens in tokens]
-        probabilities = self._probabilities(lines, lexicon)
+        probabilities = self._probabilities(lines, tokens, lexicon)
         sentences = [
             sentence_positions([self._position(line, t, known, p) for t, known in zip(line_tokens, line_lexicon)])
             for line, line_tokens, line_lexicon, p in zip(lines, tokens, lexicon, probabilities)
@@ -61,12 +62,17 @@ class HybridRestorer(Restorer):
         scores = score_windows(self.ngram.model, sentences)
         return [self.ngram._rank_line(*parts, with_scores) for parts in zip(lines, spans, tokens, sentences, scores)]
 
-    def _probabilities(self, lines: list[str], lexicon: list[list[Position]]) -> list[np.ndarray | None]:
-        """Network probabilities for the lines that need them (all of them when weight > 0)."""
-        needed = [i for i, positions in enumerate(lexicon) if self.settings.weight > 0 or any(map(_unseen, positions))]
-        result: list[np.ndarray | None] = [None] * len(lines)
-        for index, p in zip(needed, self.neural.line_probabilities([lines[i] for i in needed])):
-            result[index] = p
+    def _probabilities(self, lines: list[str], tokens: list[list[Span]], lexicon: list[list[Position]]) -> list[np.ndarray | None]:
+        """Network probabilities where they are needed: whole lines when the network weighs
+        every word, else only windows of ``UNSEEN_CONTEXT`` letters around unseen words."""
+        if self.settings.weight > 0:
+            windows = [[(0, len(line))] for line in lines]
+        else:
+            windows = [_windows(line, t, p) for line, t, p in zip(lines, tokens, lexicon)]
+        snippets = [(i, a, b) for i, line_windows in enumerate(windows) for a, b in line_windows]
+        result: list[np.ndarray | None] = [None if not w else np.full(len(lines[i]), 0.5) for i, w in enumerate(windows)]
+        for (index, start, end), p in zip(snippets, self.neural.line_probabilities([lines[i][a:b] for i, a, b in snippets])):
+            result[index][start:end] = p
         return result
 
     def _position(self, line: str, token: Span, lexicon: Position, p: np.ndarray | None) -> Position:
@@ -108,6 +114,20 @@ class HybridRestorer(Restorer):
 def _logit(p: np.ndarray) -> np.ndarray:
     p = np.clip(p.astype(np.float64), 1e-3, 1 - 1e-3)
     return np.log(p) - np.log1p(-p)
+
+
+def _windows(line: str, tokens: list[Span], positions: list[Position]) -> list[tuple[int, int]]:
+    """Merged spans of ``UNSEEN_CONTEXT`` letters either side of each unseen word."""
+    merged: list[tuple[int, int]] = []
+    for token, position in zip(tokens, positions):
+        if not _unseen(position):
+            continue
+        start, end = max(0, token.start - UNSEEN_CONTEXT), min(len(line), token.end + UNSEEN_CONTEXT)
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    return merged
 
 
 def _unseen(position: Position) -> bool:
