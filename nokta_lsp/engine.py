@@ -1,7 +1,10 @@
 """The loaded restorer and its suggestion cache, loaded off the message loop.
 
-``Engine.load`` runs in a thread: the configured backend (or model file) first and,
-when that fails, the count-based backend, so the server keeps serving. A model file
+``Engine.start_loading`` runs in a thread: the configured backend (or model file) and,
+when that fails, the count-based backend, so the server keeps serving. At start-up,
+when the configured model is a slower one (the neural default imports torch), the
+count-based backend is loaded first and serves until the configured model is ready, so
+the first diagnostics come in about a second. A model file
 path is only ever handed to ``load_restorer``, which reads it as data.
 """
 
@@ -63,12 +66,19 @@ class Engine:
         self.key: tuple[str, str, str] | None = None
         self.loading = threading.Event()
 
-    def start_loading(self, key: tuple[str, str, str], done: Callable[[LoadOutcome], None]) -> None:
-        """Load ``(backend, modelPath, device)`` in a thread; ``done`` gets the outcome."""
+    def start_loading(
+        self, key: tuple[str, str, str], done: Callable[[LoadOutcome], None], interim: Callable[[], None] = lambda: None
+    ) -> None:
+        """Load ``(backend, modelPath, device)`` in a thread; ``done`` gets the outcome.
+
+        ``interim`` is called when a stand-in model serves while the configured one loads.
+        """
         self.key = key
         self.loading.set()
 
         def run() -> None:
+            if self.model is None and (key[1] or key[0]) != FALLBACK_BACKEND:
+                self._load_stand_in(key, interim)
             outcome = load_model(*key)
             if self.key == key:  # a newer configuration may have asked for another model
                 if outcome.model is not None:  # keep the old model when nothing loaded
@@ -77,3 +87,9 @@ class Engine:
                 done(outcome)
 
         threading.Thread(target=run, name="nokta-model-loader", daemon=True).start()
+
+    def _load_stand_in(self, key: tuple[str, str, str], interim: Callable[[], None]) -> None:
+        stand_in = load_model(FALLBACK_BACKEND, "", "cpu")
+        if stand_in.model is not None and self.key == key and self.model is None:
+            self.model = stand_in.model
+            interim()

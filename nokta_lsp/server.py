@@ -149,7 +149,10 @@ class NoktaServer(LanguageServer):
         def done(outcome: LoadOutcome) -> None:
             loop.call_soon_threadsafe(self._model_loaded, outcome, token if progress else None)
 
-        self.engine.start_loading(self.settings.model_key(), done)
+        def interim() -> None:
+            loop.call_soon_threadsafe(self.refresh)
+
+        self.engine.start_loading(self.settings.model_key(), done, interim)
 
     def _model_loaded(self, outcome: LoadOutcome, token: str | None) -> None:
         if token is not None:

@@ -216,3 +216,28 @@ def test_incremental_analysis_matches_a_fresh_check(lines, edits, masker):
         expected = check(lines, masker, FakeRestorer(), SuggestionCache(), options)
         assert [f for row in analysis.line_findings() for f in row] == expected
         assert analysis.diagnostics_json().count('"range"') == len(expected)
+
+
+def test_engine_serves_the_count_based_model_while_the_configured_one_loads(monkeypatch):
+    import threading
+
+    from nokta_lsp import engine as engine_module
+
+    release, interim_called, finished = threading.Event(), threading.Event(), threading.Event()
+    stand_in, configured = FakeRestorer(), FakeRestorer()
+
+    def loader(name, device="auto"):
+        if name == "ngram":
+            return stand_in
+        release.wait(10)
+        return configured
+
+    monkeypatch.setattr(engine_module, "load_restorer", loader)
+    engine = engine_module.Engine()
+    outcomes = []
+    engine.start_loading(("default", "", "auto"), lambda outcome: (outcomes.append(outcome), finished.set()), interim_called.set)
+    assert interim_called.wait(10)
+    assert engine.model.restorer is stand_in and engine.loading.is_set()
+    release.set()
+    assert finished.wait(10)
+    assert engine.model.restorer is configured and outcomes[0].error is None and not engine.loading.is_set()
