@@ -117,12 +117,16 @@ def _register_features(server: NoktaServer) -> None:
 
 def _register_commands(server: NoktaServer) -> None:
     @server.command(actions.RESTORE_DOCUMENT)
-    def restore_document(ls: NoktaServer, *args: Any) -> bool:
-        return ls.apply_restore(actions.command_argument(args), selection=False)
+    async def restore_document(ls: NoktaServer, *args: Any) -> bool:
+        argument = actions.command_argument(args)
+        await ls.scheduler.analysed(argument["uri"])  # an edit just made is restored too
+        return ls.apply_restore(argument, selection=False)
 
     @server.command(actions.RESTORE_SELECTION)
-    def restore_selection(ls: NoktaServer, *args: Any) -> bool:
-        return ls.apply_restore(actions.command_argument(args), selection=True)
+    async def restore_selection(ls: NoktaServer, *args: Any) -> bool:
+        argument = actions.command_argument(args)
+        await ls.scheduler.analysed(argument["uri"])
+        return ls.apply_restore(argument, selection=True)
 
     @server.command(actions.ADD_TO_DICTIONARY)
     def add_to_dictionary(ls: NoktaServer, *args: Any) -> str:

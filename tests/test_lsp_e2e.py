@@ -110,6 +110,18 @@ async def test_restore_document_command_applies_edit(client: LanguageClient):
     assert apply_edits(text, edit.changes["file:///r.txt"]) == "Bugün çok güzel 😀 ve çok"
 
 
+async def test_restore_right_after_an_edit_restores_the_edit_too(client: LanguageClient):
+    await initialize(client, {"debounceMs": 200})
+    open_document(client, "file:///q.txt", "cok guzel")
+    await diagnostics_for(client, "file:///q.txt", 1)
+    change_document(client, "file:///q.txt", 2, (span(0, 9, 9), " bugun"))
+    applied = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="nokta.restoreDocument", arguments=[{"uri": "file:///q.txt"}])
+    )
+    assert applied is True
+    assert apply_edits("cok guzel bugun", client.applied_edits[-1].changes["file:///q.txt"]) == "çok güzel bugün"
+
+
 async def test_pull_diagnostics_without_publishing(client: LanguageClient):
     result = await initialize(client, pull=True)
     assert result.capabilities.diagnostic_provider is not None
