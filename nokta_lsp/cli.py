@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 
 from .server import VERSION
@@ -46,7 +47,20 @@ def main(argv: list[str] | None = None) -> int:
         server.start_tcp(host, int(port))
     else:
         serve_stdio(server)
+    _exit_now(0 if server.protocol._shutdown else 1)  # LSP: 1 when exit came without shutdown
     return 0
+
+
+def _exit_now(code: int) -> None:
+    """Leave at once after ``exit``: an analysis still running in the worker thread is
+    of no use to anyone, and the interpreter would otherwise wait for it to finish."""
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # already closed by the protocol's writer
+            pass
+    os._exit(code)
 
 
 if __name__ == "__main__":

@@ -156,3 +156,16 @@ async def test_hover_and_code_actions_answer_within_100_ms_while_a_slow_analysis
 
 def open_raw(server: RawServer, uri: str, text: str, version: int = 1) -> None:
     server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "plaintext", "version": version, "text": text}})
+
+
+async def test_exit_is_prompt_while_an_analysis_runs():
+    server = RawServer(FAKE_SERVER)
+    await server.start({"debounceMs": 0})
+    open_raw(server, "file:///slow.txt", "yavas cok")  # the restorer is busy for 3 s
+    await asyncio.sleep(0.3)
+    started = time.perf_counter()
+    await server.request("shutdown", None, timeout=10)
+    server.notify("exit", None)
+    assert await asyncio.wait_for(server._process.wait(), 10) == 0
+    assert time.perf_counter() - started < 1.5
+    await server.stop()
