@@ -28,6 +28,7 @@ class BenchClient:
         self._arrived = asyncio.Event()
         self._pending: dict[int, asyncio.Future[Any]] = {}
         self._ids = itertools.count(1)
+        self.model_loaded = asyncio.Event()
         self._process: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task[None] | None = None
 
@@ -37,7 +38,7 @@ class BenchClient:
             *(command or SERVER), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**26
         )
         self._reader = asyncio.create_task(self._read())
-        capabilities = {"textDocument": {"publishDiagnostics": {"versionSupport": True}}}
+        capabilities = {"textDocument": {"publishDiagnostics": {"versionSupport": True}}, "window": {"workDoneProgress": True}}
         await self.request("initialize", {"processId": None, "rootUri": None, "capabilities": capabilities, "initializationOptions": options})
         self.notify("initialized", {})
 
@@ -76,6 +77,8 @@ class BenchClient:
             params = message["params"]
             self.published[(params["uri"], params.get("version"))] = (arrived, params["diagnostics"])
             self._arrived.set()
+        elif method == "$/progress" and message["params"]["value"].get("kind") == "end":
+            self.model_loaded.set()  # "Loading nokta model" ended: the configured model serves
         elif method == "window/showMessage":
             self.messages.append(message["params"]["message"])
             print(f"server says: {message['params']['message']}", file=sys.stderr)

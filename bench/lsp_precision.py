@@ -54,6 +54,7 @@ async def measure(options: dict) -> dict:
     ascii_text = asciify(gold_text)
     bench = BenchClient()
     await bench.start(options)
+    await asyncio.wait_for(bench.model_loaded.wait(), 120)  # not the stand-in that serves meanwhile
     documents = {
         "file:///vikipedi_gold.txt": (gold_text, "plaintext"),
         "file:///english.rst": (english_text, "restructuredtext"),
