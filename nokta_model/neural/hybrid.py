@@ -43,9 +43,6 @@ class HybridRestorer(Restorer):
         self.ngram, self.neural, self.settings = ngram, neural, settings
 
     def attested(self, spellings: list[str]) -> list[bool]:
-        return self.ngram.attested(spellings)
-
-    def attested(self, spellings: list[str]) -> list[bool]:
         """Attested by the count-based lexicon, which the hybrid decodes with."""
         return self.ngram.attested(spellings)
 
