@@ -1,8 +1,9 @@
 """The restorer API every backend implements, and ``load_restorer`` to get one.
 
-A backend only ranks spellings for words: it sees each line NFC-normalised and lower-cased
-by ``model_lower`` (ASCII I becomes i: it may stand for I or İ), with its word spans, and returns for every word its candidate
-lower-case spellings (same length as the word) with probabilities, best first. This
+A backend only ranks spellings for words: it sees each line NFC-normalised and
+lower-cased by ``model_lower`` (ASCII I becomes i: it may stand for I or İ), with its
+word spans, and returns for every word its candidate lower-case spellings (same length
+as the word) with probabilities, best first. This
 base class does the rest, the same way for every backend: Unicode normalisation,
 case, keeping letters the user typed with diacritics, and the rule that only the
 twelve letters c g i o s u C G I O S U change, each only into its Turkish pair.
@@ -45,6 +46,7 @@ class Suggestion:
 class _Line:
     original: str
     nfc: str
+    lowered: str  # model_lower(nfc): what the backend sees
     starts: Sequence[int]
     spans: list[Span]
 
@@ -88,24 +90,22 @@ class Restorer(ABC):
         return [[replace(s, attested=next(known)) for s in line] for line in suggestions]
 
     def _rank(self, prepared: list[_Line], with_scores: bool) -> list[list[Ranking]]:
-        lowered = [model_lower(line.nfc) for line in prepared]
-        return self.rank(lowered, [line.spans for line in prepared], with_scores)
+        return self.rank([line.lowered for line in prepared], [line.spans for line in prepared], with_scores)
 
     @staticmethod
     def _prepare(line: str) -> _Line:
         if not isinstance(line, str):
             raise TypeError(f"expected str, got {type(line).__name__}")
         nfc, starts = nfc_with_offsets(line)
-        return _Line(line, nfc, starts, word_spans(nfc))
+        return _Line(line, nfc, model_lower(nfc), starts, word_spans(nfc))
 
     @staticmethod
     def _restore_line(line: _Line, rankings: list[Ranking]) -> str:
         restored = list(line.nfc)
-        lowered = model_lower(line.nfc)
         for span, ranking in zip(line.spans, rankings):
             typed = line.nfc[span.start : span.end]
             # An ASCII capital I changes even when the lower-case spelling does not (I -> İ).
-            if ranking and (ranking[0][0] != lowered[span.start : span.end] or "I" in typed):
+            if ranking and (ranking[0][0] != line.lowered[span.start : span.end] or "I" in typed):
                 restored[span.start : span.end] = restore_letters(typed, ranking[0][0])
         return _map_back(line, "".join(restored))
 
