@@ -7,13 +7,14 @@ import pytest
 import torch
 
 from nokta_model.alphabet import AMBIGUOUS_LOWER
-from nokta_model.corpus import LEXICON_FILES, TRAIN_FILES
 from nokta_model.neural import NeuralRestorer
 from nokta_model.neural.config import ModelConfig
 from nokta_model.neural.hybrid import HybridRestorer, HybridSettings
 from nokta_model.neural.model import CharTagger
 from nokta_model.ngram.model import NgramRestorer
 from nokta_model.ngram.train import train_ngram
+
+from tiny_corpus import write_tiny_corpus
 
 TRAIN = ["Yaşa ülkem, yaşa!", "Bu yasa meclisten geçti.", "Yeni yasa yürürlüğe girdi.", "Hava çok güzel bugün."] * 3
 
@@ -32,13 +33,7 @@ class FixedNetwork(NeuralRestorer):
 
 @pytest.fixture(scope="module")
 def ngram(tmp_path_factory):
-    root = tmp_path_factory.mktemp("corpus")
-    (root / "train").mkdir()
-    (root / "lexicon").mkdir()
-    for corpus_file in TRAIN_FILES:
-        (root / "train" / corpus_file.name).write_text("\n".join(TRAIN) + "\n", encoding="utf-8")
-    for corpus_file in LEXICON_FILES:
-        (root / "lexicon" / corpus_file.name).write_text("ışık\n", encoding="utf-8")
+    root = write_tiny_corpus(tmp_path_factory.mktemp("corpus"), TRAIN, ["ışık"])
     return NgramRestorer(train_ngram(root, log=lambda _: None))
 
 

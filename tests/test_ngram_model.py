@@ -12,6 +12,8 @@ from nokta_model.ngram.artifact import DEFAULT_ARTIFACT, load_model, read_meta, 
 from nokta_model.ngram.model import NgramRestorer
 from nokta_model.ngram.train import train_ngram
 
+from tiny_corpus import write_tiny_corpus
+
 TRAIN = [
     "Yaşa ülkem, yaşa!",
     "Bu yasa meclisten geçti.",
@@ -24,16 +26,7 @@ TRAIN = [
 
 @pytest.fixture(scope="module")
 def tiny_corpus(tmp_path_factory):
-    root = tmp_path_factory.mktemp("corpus")
-    (root / "train").mkdir()
-    (root / "lexicon").mkdir()
-    from nokta_model.corpus import LEXICON_FILES, TRAIN_FILES
-
-    for corpus_file in TRAIN_FILES:
-        (root / "train" / corpus_file.name).write_text("\n".join(TRAIN) + "\n", encoding="utf-8")
-    for corpus_file in LEXICON_FILES:
-        (root / "lexicon" / corpus_file.name).write_text("ışık\nKAŞIK\n", encoding="utf-8")
-    return root
+    return write_tiny_corpus(tmp_path_factory.mktemp("corpus"), TRAIN, ["ışık", "KAŞIK"])
 
 
 @pytest.fixture(scope="module")
