@@ -38,7 +38,12 @@ def main() -> None:
         summary = evaluate(load_restorer(backend), gold).summary(10)
         results[backend] = summary
         print(backend, json.dumps({k: v for k, v in summary.items() if k != "top_errors"}))
-    report = {"date": datetime.date.today().isoformat(), "machine": machine(), "gold": args.gold.name, "results": results}
+    report = {
+        "date": datetime.date.today().isoformat(),
+        "machine": machine(),
+        "gold": args.gold.name,
+        "results": results,
+    }
     args.out.with_suffix(".json").write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
     args.out.with_suffix(".md").write_text(table(report))
 

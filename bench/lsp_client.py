@@ -38,8 +38,14 @@ class BenchClient:
             *(command or SERVER), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**26
         )
         self._reader = asyncio.create_task(self._read())
-        capabilities = {"textDocument": {"publishDiagnostics": {"versionSupport": True}}, "window": {"workDoneProgress": True}}
-        await self.request("initialize", {"processId": None, "rootUri": None, "capabilities": capabilities, "initializationOptions": options})
+        capabilities = {
+            "textDocument": {"publishDiagnostics": {"versionSupport": True}},
+            "window": {"workDoneProgress": True},
+        }
+        await self.request(
+            "initialize",
+            {"processId": None, "rootUri": None, "capabilities": capabilities, "initializationOptions": options},
+        )
         self.notify("initialized", {})
 
     def _send(self, message: dict[str, Any]) -> float:
@@ -93,12 +99,20 @@ class BenchClient:
                 future.set_result(message.get("result"))
 
     def open(self, uri: str, text: str, language_id: str = "plaintext", version: int = 1) -> None:
-        self.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": language_id, "version": version, "text": text}})
+        self.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri, "languageId": language_id, "version": version, "text": text}},
+        )
 
     def replace_line(self, uri: str, version: int, line: int, old_length: int, text: str) -> float:
         """Replace one line's text; returns the send time."""
-        change = {"range": {"start": {"line": line, "character": 0}, "end": {"line": line, "character": old_length}}, "text": text}
-        return self.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]})
+        change = {
+            "range": {"start": {"line": line, "character": 0}, "end": {"line": line, "character": old_length}},
+            "text": text,
+        }
+        return self.notify(
+            "textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}
+        )
 
     async def diagnostics(self, uri: str, version: int, timeout: float = 600.0) -> tuple[float, list[dict[str, Any]]]:
         """(arrival time, diagnostics) of the publish for ``version``."""
@@ -110,7 +124,7 @@ class BenchClient:
                 raise TimeoutError(f"no diagnostics for {uri} version {version}")
             try:
                 await asyncio.wait_for(self._arrived.wait(), remaining)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 continue
         return self.published[(uri, version)]
 

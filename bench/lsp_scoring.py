@@ -11,8 +11,8 @@ shared/bench/README.md.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Iterable, Sequence
 
 from nokta_model.alphabet import fold_circumflex
 

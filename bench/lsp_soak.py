@@ -62,7 +62,10 @@ def make_edit(lines: list[str], pool: list[str], rng: random.Random) -> dict:
         return {"range": {"start": {"line": row, "character": 0}, "end": {"line": row + 1, "character": 0}}, "text": ""}
     if kind < 0.8 and len(lines) < 2 * LINES:  # insert a line
         lines.insert(row, new)
-        return {"range": {"start": {"line": row, "character": 0}, "end": {"line": row, "character": 0}}, "text": new + "\n"}
+        return {
+            "range": {"start": {"line": row, "character": 0}, "end": {"line": row, "character": 0}},
+            "text": new + "\n",
+        }
     old_word, new_word = (lines[row].split() or [""])[0], new.split()[0]
     return _replace(lines, row, lines[row].find(old_word), len(old_word), new_word)  # retype the first word
 
@@ -80,7 +83,7 @@ async def timed_request(bench: BenchClient, method: str, params: dict, latencies
     started = time.perf_counter()
     try:
         await bench.request(method, params, timeout=10)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         return False
     except RuntimeError as error:  # an error response is an answer too, but worth seeing
         print(f"{method}: {error}", file=sys.stderr)
@@ -113,13 +116,21 @@ async def measure(options: dict, edits: int) -> dict:
         d = n % DOCUMENTS
         versions[d] += 1
         change = make_edit(docs[d], pool, rng)
-        sent[(uris[d], versions[d])] = bench.notify("textDocument/didChange", {"textDocument": {"uri": uris[d], "version": versions[d]}, "contentChanges": [change]})
+        sent[(uris[d], versions[d])] = bench.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uris[d], "version": versions[d]}, "contentChanges": [change]},
+        )
         if d == DOCUMENTS - 1:
             row = change["range"]["start"]["line"]
             where = {"textDocument": {"uri": uris[d]}, "position": {"line": row, "character": 1}}
             unanswered += not await timed_request(bench, "textDocument/hover", where, requests)
             span = {"start": {"line": row, "character": 0}, "end": {"line": row + 1, "character": 0}}
-            unanswered += not await timed_request(bench, "textDocument/codeAction", {"textDocument": {"uri": uris[d]}, "range": span, "context": {"diagnostics": []}}, requests)
+            unanswered += not await timed_request(
+                bench,
+                "textDocument/codeAction",
+                {"textDocument": {"uri": uris[d]}, "range": span, "context": {"diagnostics": []}},
+                requests,
+            )
         if (n + 1) % step == 0:
             rss[n + 1] = rss_mb(bench.pid)
     final_ok = all([await final_diagnostics(bench, uri, version) for uri, version in zip(uris, versions)])

@@ -31,13 +31,21 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from lsp_scoring import WORD_RE, count_words, score_restoration  # noqa: E402
+from lsp_scoring import WORD_RE, count_words, score_restoration
 
-from nokta_lsp.checker import CheckOptions, Finding, SuggestionCache, line_findings, model_input, suggestions_for, typed_with_turkish_letters  # noqa: E402
-from nokta_lsp.settings import Settings  # noqa: E402
-from nokta_model.alphabet import asciify  # noqa: E402
-from nokta_model.corpus import default_corpus_dir, split_lines  # noqa: E402
-from nokta_model.restorer import load_restorer  # noqa: E402
+from nokta_lsp.checker import (
+    CheckOptions,
+    Finding,
+    SuggestionCache,
+    line_findings,
+    model_input,
+    suggestions_for,
+    typed_with_turkish_letters,
+)
+from nokta_lsp.settings import Settings
+from nokta_model.alphabet import asciify
+from nokta_model.corpus import default_corpus_dir, split_lines
+from nokta_model.restorer import load_restorer
 
 THRESHOLDS = (0.9, 0.95, 0.98, 0.99)  # must hold the server's default
 STRICT = (0.98, 0.99, 0.999, 1.0)
@@ -53,13 +61,17 @@ def dev_lines(limit: int) -> list[str]:
 
 def partly_asciified(line: str, rng: random.Random) -> str:
     """``line`` with about one in five of its words that have Turkish letters asciified."""
-    return WORD_RE.sub(lambda m: asciify(m.group()) if not m.group().isascii() and rng.random() < 0.2 else m.group(), line)
+    return WORD_RE.sub(
+        lambda m: asciify(m.group()) if not m.group().isascii() and rng.random() < 0.2 else m.group(), line
+    )
 
 
 def findings(texts: list[str], suggestions: list, threshold: float, strict: float) -> list[Finding]:
     """The server's findings at these thresholds, from suggestions computed once."""
     options = CheckOptions(threshold=threshold, strict_threshold=strict)
-    return [f for row, (text, found) in enumerate(zip(texts, suggestions)) for f in line_findings(row, text, found, options)]
+    return [
+        f for row, (text, found) in enumerate(zip(texts, suggestions)) for f in line_findings(row, text, found, options)
+    ]
 
 
 def flags(findings: list[Finding]) -> list[tuple[int, int, int, str]]:
@@ -112,15 +124,21 @@ def main() -> None:
     for finding in at("correct", threshold, defaults.strictConfidenceThreshold):
         left.setdefault(kind(finding, typed["correct"]), []).append(f"{finding.original}→{finding.replacement}")
     result = {"model": args.model, "dev_lines": len(texts["correct"]), "words": words, "seconds": round(seconds, 1), "rows": rows,
-              "highest_threshold_meeting_recall": best_threshold, "chosen": {"threshold": threshold, "strict": strict}, "false_alarms_left": {k: v[:15] + [f"({len(v)} in all)"] for k, v in left.items()}}  # fmt: skip
+              "highest_threshold_meeting_recall": best_threshold, "chosen": {"threshold": threshold, "strict": strict}, "false_alarms_left": {k: [*v[:15], f"({len(v)} in all)"] for k, v in left.items()}}  # fmt: skip
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"{len(texts['correct'])} dev lines, {words} words, model {args.model}, {seconds:.0f} s")
-    print("| threshold | strict | false alarms / 2,000 words | ascii recall | ascii exactness | mixed recall | mixed exactness |")
+    print(
+        "| threshold | strict | false alarms / 2,000 words | ascii recall | ascii exactness | mixed recall | mixed exactness |"
+    )
     print("|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
-        print(f"| {r['threshold']} | {r['strict']} | {r['per_2000_words']} | {r['recall']:.3f} | {r['exactness']:.3f} | {r['mixed_recall']:.3f} | {r['mixed_exactness']:.3f} |")
-    print(f"highest threshold meeting the recall rule: {best_threshold}; at the default threshold {threshold}, strict: {strict}")
+        print(
+            f"| {r['threshold']} | {r['strict']} | {r['per_2000_words']} | {r['recall']:.3f} | {r['exactness']:.3f} | {r['mixed_recall']:.3f} | {r['mixed_exactness']:.3f} |"
+        )
+    print(
+        f"highest threshold meeting the recall rule: {best_threshold}; at the default threshold {threshold}, strict: {strict}"
+    )
     print(json.dumps(result["false_alarms_left"], ensure_ascii=False, indent=1))
 
 

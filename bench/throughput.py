@@ -84,8 +84,11 @@ def main() -> None:
             results[backend] = figures
             print(backend, json.dumps(figures))
     report = {
-        "date": datetime.date.today().isoformat(), "machine": machine(), "input_chars": len(text),
-        "reference_s": reference, "results": results,
+        "date": datetime.date.today().isoformat(),
+        "machine": machine(),
+        "input_chars": len(text),
+        "reference_s": reference,
+        "results": results,
     }
     out = ROOT / "results" / "throughput"
     out.with_suffix(".json").write_text(json.dumps(report, indent=2) + "\n")

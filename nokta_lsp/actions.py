@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from lsprotocol import types
 
@@ -57,7 +58,11 @@ def ignore_actions(uri: str, word: str, diagnostic: types.Diagnostic) -> list[ty
             title=title.format(word=word),
             kind=types.CodeActionKind.QuickFix,
             diagnostics=[diagnostic],
-            command=types.Command(title=title.format(word=word), command=ADD_TO_DICTIONARY, arguments=[{"uri": uri, "word": word, "scope": scope}]),
+            command=types.Command(
+                title=title.format(word=word),
+                command=ADD_TO_DICTIONARY,
+                arguments=[{"uri": uri, "word": word, "scope": scope}],
+            ),
         )
         for scope, title in _IGNORE_TITLES.items()
     ]
@@ -76,16 +81,26 @@ def in_range(findings: Sequence[Finding], start: tuple[int, int], end: tuple[int
     return [f for f in findings if start <= (f.line, f.start) and (f.line, f.end) <= end]
 
 
-def document_actions(document: Document, findings: Sequence[Finding], selection: list[Finding], codec: Codec) -> list[types.CodeAction]:
+def document_actions(
+    document: Document, findings: Sequence[Finding], selection: list[Finding], codec: Codec
+) -> list[types.CodeAction]:
     """Restore-all (as fix-all and quick fix) and restore-in-selection actions."""
     actions: list[types.CodeAction] = []
     whole = restore_edit(document, findings, codec)
     if whole is not None:
         for kind in (FIX_ALL_KIND, types.CodeActionKind.QuickFix):
-            actions.append(types.CodeAction(title="Restore all Turkish diacritics in this document", kind=kind, edit=whole))
+            actions.append(
+                types.CodeAction(title="Restore all Turkish diacritics in this document", kind=kind, edit=whole)
+            )
     partial = restore_edit(document, selection, codec)
     if partial is not None and len(selection) > 1:
-        actions.append(types.CodeAction(title="Restore Turkish diacritics in the selection", kind=types.CodeActionKind.RefactorRewrite, edit=partial))
+        actions.append(
+            types.CodeAction(
+                title="Restore Turkish diacritics in the selection",
+                kind=types.CodeActionKind.RefactorRewrite,
+                edit=partial,
+            )
+        )
     return actions
 
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from nokta_model.alphabet import AMBIGUOUS, tr_lower
 from nokta_model.restorer import Restorer, Suggestion
@@ -113,7 +113,9 @@ def suggestions_for(texts: Sequence[str], restorer: Restorer, cache: SuggestionC
     return [found[text] for text in texts]
 
 
-def check(lines: Sequence[str], masker: str, restorer: Restorer, cache: SuggestionCache, options: CheckOptions) -> list[Finding]:
+def check(
+    lines: Sequence[str], masker: str, restorer: Restorer, cache: SuggestionCache, options: CheckOptions
+) -> list[Finding]:
     """Findings for a document's lines, in document order."""
     texts = model_input(lines, masker, options.max_line_length)
     findings: list[Finding] = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import sys
@@ -56,10 +57,8 @@ def _exit_now(code: int) -> None:
     of no use to anyone, and the interpreter would otherwise wait for it to finish."""
     logging.shutdown()
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with contextlib.suppress(OSError, ValueError):  # already closed by the protocol's writer
             stream.flush()
-        except (OSError, ValueError):  # already closed by the protocol's writer
-            pass
     os._exit(code)
 
 

@@ -8,8 +8,9 @@ same JSON into lsprotocol objects.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any
 
 from lsprotocol import types
 from pygls.protocol import default_converter
@@ -77,7 +78,9 @@ def _converter() -> Any:
     return default_converter()
 
 
-def to_diagnostics(findings: Sequence[Finding], lines: Sequence[str], codec: Codec, severity: str) -> list[types.Diagnostic]:
+def to_diagnostics(
+    findings: Sequence[Finding], lines: Sequence[str], codec: Codec, severity: str
+) -> list[types.Diagnostic]:
     converter = _converter()
     return [converter.structure(diagnostic_json(f, lines[f.line], codec, severity), types.Diagnostic) for f in findings]
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from nokta_model.restorer import Restorer, load_restorer
 
@@ -39,7 +39,9 @@ class LoadOutcome:
     error: str | None  # why the configured model could not be used, if it could not
 
 
-def load_model(backend: str, model_path: str, device: str, loader: Callable[..., Restorer] | None = None) -> LoadOutcome:
+def load_model(
+    backend: str, model_path: str, device: str, loader: Callable[..., Restorer] | None = None
+) -> LoadOutcome:
     """The configured model, else the fallback backend with the reason in ``error``."""
     loader = loader or load_restorer
     wanted = model_path or backend

@@ -57,7 +57,9 @@ async def _pull_configuration(ls: NoktaServer) -> None:
     if not (workspace and workspace.configuration):
         return
     try:
-        result = await ls.workspace_configuration_async(types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)]))
+        result = await ls.workspace_configuration_async(
+            types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)])
+        )
     except Exception as error:  # a client that fails the request keeps the current settings
         log.warning("workspace/configuration failed: %s", error)
         return
@@ -89,7 +91,10 @@ def _register_documents(server: NoktaServer) -> None:
 
 
 def _register_features(server: NoktaServer) -> None:
-    @server.feature(types.TEXT_DOCUMENT_DIAGNOSTIC, types.DiagnosticOptions(inter_file_dependencies=False, workspace_diagnostics=False, identifier="nokta"))
+    @server.feature(
+        types.TEXT_DOCUMENT_DIAGNOSTIC,
+        types.DiagnosticOptions(inter_file_dependencies=False, workspace_diagnostics=False, identifier="nokta"),
+    )
     async def pull(ls: NoktaServer, params: types.DocumentDiagnosticParams) -> types.DocumentDiagnosticReport:
         await ls.scheduler.analysed(params.text_document.uri)
         document = ls.store.get(params.text_document.uri)
@@ -97,7 +102,9 @@ def _register_features(server: NoktaServer) -> None:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         if params.previous_result_id == document.result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=document.result_id)
-        return types.RelatedFullDocumentDiagnosticReport(items=ls.pulled_diagnostics(document), result_id=document.result_id)
+        return types.RelatedFullDocumentDiagnosticReport(
+            items=ls.pulled_diagnostics(document), result_id=document.result_id
+        )
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def hover(ls: NoktaServer, params: types.HoverParams) -> types.Hover | None:
@@ -107,10 +114,15 @@ def _register_features(server: NoktaServer) -> None:
         line, column = document.clamp(params.position.line, params.position.character, ls.store.codec)
         for finding in ls.current_findings(document.uri, line, line):
             if finding.start <= column <= finding.end:
-                return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=hover_text(finding)))
+                return types.Hover(
+                    contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=hover_text(finding))
+                )
         return None
 
-    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=list(actions.KINDS), resolve_provider=False))
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(code_action_kinds=list(actions.KINDS), resolve_provider=False),
+    )
     def code_action(ls: NoktaServer, params: types.CodeActionParams) -> list[types.CodeAction]:
         return ls.code_actions(params)
 

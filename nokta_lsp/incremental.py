@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import itertools
 import operator
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Sequence
 
 from .checker import CheckOptions, Finding, SuggestionCache, line_findings, suggestions_for
 from .diagnostics import diagnostics_json_text
@@ -153,7 +153,11 @@ class DocumentAnalysis:
 
     def _json(self, findings: tuple[Finding, ...], index: int) -> str:
         assert self.context is not None
-        return diagnostics_json_text(findings, self.lines[index], self.context.codec, self.context.severity) if findings else ""
+        return (
+            diagnostics_json_text(findings, self.lines[index], self.context.codec, self.context.severity)
+            if findings
+            else ""
+        )
 
     def diagnostics_json(self) -> str:
         """Every diagnostic of the document, comma-separated, in document order."""

@@ -11,8 +11,8 @@ result (``incremental``); a small cache serves repeated lines.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Callable, Sequence
 
 from . import prose_code, prose_markup
 from .prose_util import START, blank, blank_matches
@@ -60,7 +60,7 @@ _GIT_TRAILER_RE = re.compile(r"^[A-Za-z][A-Za-z-]*: .*<[^>]*@[^>]*>\s*$")
 
 
 def gitcommit(state: str, line: str) -> tuple[str, str]:
-    if state == "diff" or line.startswith("diff --git ") or ">8" in line and line.startswith("#"):
+    if state == "diff" or line.startswith("diff --git ") or (">8" in line and line.startswith("#")):
         return blank(line), "diff"
     if line.startswith("#") or _GIT_TRAILER_RE.match(line):
         return blank(line), ""

@@ -75,7 +75,10 @@ def _after_tag(line: str, start: int, stop: int) -> str:
 
 # --- LaTeX --------------------------------------------------------------------------
 
-_MATH_ENVS = r"equation|align|alignat|gather|multline|flalign|eqnarray|math|displaymath|verbatim|lstlisting|minted|comment|tikzpicture"
+_MATH_ENVS = (
+    r"equation|align|alignat|gather|multline|flalign|eqnarray|math|displaymath"
+    r"|verbatim|lstlisting|minted|comment|tikzpicture"
+)
 _NO_PROSE_ARG = (
     r"label|ref|eqref|pageref|autoref|cref|Cref|cite\w*|usepackage|documentclass|input|include|"
     r"includegraphics|url|href|bibliography\w*|bibliographystyle|newcommand|renewcommand|"

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from .documents import DocumentStore
 
@@ -85,7 +86,7 @@ class Scheduler:
             self.schedule(uri, 0)
         try:
             await asyncio.wait_for(asyncio.shield(waiter), timeout_s)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             log.warning("analysis of %s did not finish within %.0f s", uri, timeout_s)
 
     def _submit(self, uri: str) -> None:

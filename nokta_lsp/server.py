@@ -18,8 +18,8 @@ from typing import Any
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
-from pygls.protocol.language_server import lsp_method
 from pygls.protocol.json_rpc import JsonRPCNotification
+from pygls.protocol.language_server import lsp_method
 
 from . import actions
 from .checker import CheckOptions, Finding
@@ -56,6 +56,10 @@ class NoktaProtocol(LanguageServerProtocol):
     """pygls' protocol, with documents kept only by ``DocumentStore`` (once, not twice)
     and requests whose parameters cannot be read answered with an error."""
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._pending_writes: set[asyncio.Future] = set()  # held until written
+
     # Plain calls, not generators: pygls keeps the future of a generator handler of a
     # notification in ``_request_futures`` for ever (one per edit: a memory leak).
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
@@ -75,7 +79,10 @@ class NoktaProtocol(LanguageServerProtocol):
             return super().structure_message(data)
         except Exception as error:
             if "id" in data and "method" in data:
-                self._send_response(data["id"], error=types.ResponseError(code=-32602, message=f"invalid params: {error.__cause__ or error}"))
+                self._send_response(
+                    data["id"],
+                    error=types.ResponseError(code=-32602, message=f"invalid params: {error.__cause__ or error}"),
+                )
             return JsonRPCNotification(method="", jsonrpc="invalid", params=None)  # dropped by handle_message
 
     def handle_message(self, message):
@@ -95,7 +102,9 @@ class NoktaProtocol(LanguageServerProtocol):
         header = f"Content-Length: {len(body)}\r\nContent-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
         written = self.writer.write(((header if self._include_headers else "") + body).encode("ascii"))
         if inspect.isawaitable(written):
-            asyncio.ensure_future(written)
+            task = asyncio.ensure_future(written)
+            self._pending_writes.add(task)
+            task.add_done_callback(self._pending_writes.discard)
 
 
 class NoktaServer(LanguageServer):
@@ -143,7 +152,9 @@ class NoktaServer(LanguageServer):
         progress = bool(capabilities and capabilities.work_done_progress)
         if progress:
             self.work_done_progress.create(token)
-            self.work_done_progress.begin(token, types.WorkDoneProgressBegin(title="Loading nokta model", message=self.settings.backend))
+            self.work_done_progress.begin(
+                token, types.WorkDoneProgressBegin(title="Loading nokta model", message=self.settings.backend)
+            )
         loop = self.scheduler.loop
 
         def done(outcome: LoadOutcome) -> None:
@@ -177,7 +188,13 @@ class NoktaServer(LanguageServer):
 
     def options_for(self, uri: str) -> CheckOptions:
         s = self.settings
-        return CheckOptions(s.confidenceThreshold, s.strictConfidenceThreshold, s.ambiguous == "hint", self.dictionary.words_for(uri), s.maxLineLength)
+        return CheckOptions(
+            s.confidenceThreshold,
+            s.strictConfidenceThreshold,
+            s.ambiguous == "hint",
+            self.dictionary.words_for(uri),
+            s.maxLineLength,
+        )
 
     def analyse(self, snapshot: Snapshot) -> Analysis | None:
         settings = self.settings
@@ -188,7 +205,9 @@ class NoktaServer(LanguageServer):
         model = self.engine.model
         if model is None:
             return None  # analysed again once the model is loaded
-        context = Context(masker, self.options_for(snapshot.uri), settings.severity, self.store.codec, model.restorer, model.cache)
+        context = Context(
+            masker, self.options_for(snapshot.uri), settings.severity, self.store.codec, model.restorer, model.cache
+        )
         analysis = self.analyses.setdefault(snapshot.uri, DocumentAnalysis())
         analysis.update(snapshot.lines, context)
         # room for every open line (a settings change re-checks them all) and some history
@@ -206,7 +225,12 @@ class NoktaServer(LanguageServer):
             return False
         if snapshot.uri not in self._skipped:
             self._skipped.add(snapshot.uri)
-            log.warning("%s has %d characters, more than maxFileSize %d: not checked", snapshot.uri, snapshot.size, settings.maxFileSize)
+            log.warning(
+                "%s has %d characters, more than maxFileSize %d: not checked",
+                snapshot.uri,
+                snapshot.size,
+                settings.maxFileSize,
+            )
         return True
 
     # --- results (event loop) -----------------------------------------------------------
@@ -228,10 +252,14 @@ class NoktaServer(LanguageServer):
     def publish(self, uri: str, version: int, diagnostics_json: str) -> None:
         """textDocument/publishDiagnostics from diagnostics kept as JSON text (no re-serialising)."""
         params = f'{{"uri":{json.dumps(uri)},"version":{int(version)},"diagnostics":[{diagnostics_json}]}}'
-        self.protocol.send_text(f'{{"jsonrpc":"2.0","method":"{types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS}","params":{params}}}')
+        self.protocol.send_text(
+            f'{{"jsonrpc":"2.0","method":"{types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS}","params":{params}}}'
+        )
 
     def pulled_diagnostics(self, document: Document) -> list[types.Diagnostic]:
-        return to_diagnostics(self.current_findings(document.uri), document.lines, self.store.codec, self.settings.severity)
+        return to_diagnostics(
+            self.current_findings(document.uri), document.lines, self.store.codec, self.settings.severity
+        )
 
     def current_findings(self, uri: str, first: int = 0, last: int | None = None) -> list[Finding]:
         """Findings on lines ``first``..``last`` of the document's current version ([] while it is being analysed)."""
@@ -260,7 +288,9 @@ class NoktaServer(LanguageServer):
 
     def _clamped_range(self, document: Document, range_: types.Range) -> tuple[tuple[int, int], tuple[int, int]]:
         codec = self.store.codec
-        return document.clamp(range_.start.line, range_.start.character, codec), document.clamp(range_.end.line, range_.end.character, codec)
+        return document.clamp(range_.start.line, range_.start.character, codec), document.clamp(
+            range_.end.line, range_.end.character, codec
+        )
 
     def apply_restore(self, argument: dict[str, Any], selection: bool) -> bool:
         """Send a workspace/applyEdit restoring the document (or a range); False if nothing to do."""

@@ -142,4 +142,3 @@ def defaults_as_json() -> dict[str, Any]:
 
 def _to_json(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
-

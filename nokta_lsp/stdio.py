@@ -49,7 +49,13 @@ async def _serve(server: LanguageServer) -> bool:
         return False
     server._stop_event = stop_event = threading.Event()
     server.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
-    await run_async(stop_event=stop_event, reader=PipeReader(stream), protocol=server.protocol, logger=log, error_handler=server.report_server_error)
+    await run_async(
+        stop_event=stop_event,
+        reader=PipeReader(stream),
+        protocol=server.protocol,
+        logger=log,
+        error_handler=server.report_server_error,
+    )
     return True
 
 

@@ -8,7 +8,7 @@ code points) and gets Turkish wrong ("I".lower() is "i", not "ı"): never use it
 from __future__ import annotations
 
 import unicodedata
-from typing import Sequence
+from collections.abc import Sequence
 
 #: ASCII letter -> its Turkish diacritic twin, lower case (``i`` pairs with dotless ``ı``).
 LOWER_TWIN = {"c": "ç", "g": "ğ", "i": "ı", "o": "ö", "s": "ş", "u": "ü"}
@@ -20,9 +20,24 @@ AMBIGUOUS = frozenset("cgiosuCGIOSU")
 TURKISH_ONLY = frozenset("çğıöşüÇĞİÖŞÜ")
 
 _ASCII_OF = {
-    "ç": "c", "Ç": "C", "ğ": "g", "Ğ": "G", "ı": "i", "İ": "I",
-    "ö": "o", "Ö": "O", "ş": "s", "Ş": "S", "ü": "u", "Ü": "U",
-    "â": "a", "Â": "A", "î": "i", "Î": "I", "û": "u", "Û": "U",
+    "ç": "c",
+    "Ç": "C",
+    "ğ": "g",
+    "Ğ": "G",
+    "ı": "i",
+    "İ": "I",
+    "ö": "o",
+    "Ö": "O",
+    "ş": "s",
+    "Ş": "S",
+    "ü": "u",
+    "Ü": "U",
+    "â": "a",
+    "Â": "A",
+    "î": "i",
+    "Î": "I",
+    "û": "u",
+    "Û": "U",
 }
 _ASCIIFY_TABLE = str.maketrans(_ASCII_OF)
 _TURKISH_LOWER_I = str.maketrans({"I": "ı", "İ": "i"})

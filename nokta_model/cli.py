@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 from .corpus import default_corpus_dir
 from .errors import NoktaError
@@ -17,7 +18,9 @@ RESTORE_BATCH_LINES = 2000
 
 
 def _add_backend_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--backend", default="default", help=f"{', '.join(BACKENDS)}, or a model file (default: default)")
+    parser.add_argument(
+        "--backend", default="default", help=f"{', '.join(BACKENDS)}, or a model file (default: default)"
+    )
     parser.add_argument("--device", default="auto", help="auto, cpu, cuda or mps (neural backends; default: auto)")
 
 
@@ -26,7 +29,9 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     restore = commands.add_parser("restore", help="restore diacritics in files or standard input")
-    restore.add_argument("files", nargs="*", type=Path, metavar="FILE", help="UTF-8 text files (default: standard input)")
+    restore.add_argument(
+        "files", nargs="*", type=Path, metavar="FILE", help="UTF-8 text files (default: standard input)"
+    )
     restore.add_argument("--output", "-o", type=Path, help="write here instead of standard output")
     _add_backend_arguments(restore)
     restore.set_defaults(run=_restore)
@@ -40,9 +45,15 @@ def _parser() -> argparse.ArgumentParser:
 
     train = commands.add_parser("train", help="build a model from the corpus")
     train.add_argument("--backend", choices=("ngram", "neural"), required=True)
-    train.add_argument("--corpus", type=Path, default=None, help="corpus folder (default: ../shared/corpus or $NOKTA_CORPUS)")
+    train.add_argument(
+        "--corpus", type=Path, default=None, help="corpus folder (default: ../shared/corpus or $NOKTA_CORPUS)"
+    )
     train.add_argument("--output", type=Path, help="artifact path (ngram) or run folder (neural)")
-    train.add_argument("--include-noncommercial", action="store_true", help="also train on non-commercial files (never ship the result)")
+    train.add_argument(
+        "--include-noncommercial",
+        action="store_true",
+        help="also train on non-commercial files (never ship the result)",
+    )
     train.add_argument("--config", help="neural: configuration name or JSON file")
     train.add_argument("--device", default="auto", help="neural: auto, cpu, cuda or mps")
     train.set_defaults(run=_train)
@@ -119,7 +130,12 @@ def _eval(args: argparse.Namespace) -> int:
 
 
 def _format_report(report: dict) -> str:
-    rows = [f"backend: {report['backend']}", "", "| file | words | word acc | ambiguous-word acc | letter acc | recall | chars/s |", "|---|---:|---:|---:|---:|---:|---:|"]
+    rows = [
+        f"backend: {report['backend']}",
+        "",
+        "| file | words | word acc | ambiguous-word acc | letter acc | recall | chars/s |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
     for name, m in [*report["files"].items(), ("total", report["total"])]:
         rows.append(
             f"| {name} | {m['words']:,} | {m['word_accuracy']:.4f} | {m['ambiguous_word_accuracy']:.4f} | "

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Sequence
 
 from .alphabet import AMBIGUOUS, asciify, fold_circumflex
 from .restorer import Restorer
@@ -54,7 +54,7 @@ class Metrics:
     def chars_per_second(self) -> float:
         return self.characters / self.seconds if self.seconds else 0.0
 
-    def add(self, other: "Metrics") -> None:
+    def add(self, other: Metrics) -> None:
         for name, value in asdict(other).items():
             if name != "errors":
                 setattr(self, name, getattr(self, name) + value)

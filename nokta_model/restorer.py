@@ -11,11 +11,11 @@ twelve letters c g i o s u C G I O S U change, each only into its Turkish pair.
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 import unicodedata
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Sequence
 
 from .alphabet import AMBIGUOUS, model_lower, nfc_with_offsets, restore_letters
 from .spans import Span, word_spans

@@ -1,7 +1,13 @@
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from nokta_model.alphabet import (
-    asciify, fold_key, nfc_with_offsets, restore_letters, tr_lower, tr_upper,
+    asciify,
+    fold_key,
+    nfc_with_offsets,
+    restore_letters,
+    tr_lower,
+    tr_upper,
 )
 
 

@@ -14,7 +14,9 @@ def run(*args, stdin: bytes = b""):
 
 
 def test_restore_reads_stdin_and_writes_stdout():
-    result = run("restore", "--backend", "ngram", stdin="Turkiye'nin baskenti Ankara'dir. ISTANBUL'da hava cok guzel.\n".encode())
+    result = run(
+        "restore", "--backend", "ngram", stdin=b"Turkiye'nin baskenti Ankara'dir. ISTANBUL'da hava cok guzel.\n"
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.decode() == "Türkiye'nin başkenti Ankara'dır. İSTANBUL'da hava çok güzel.\n"
 

@@ -9,7 +9,17 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from tests.lsp.client import FAKE_SERVER, apply_edits, change_document, config, diagnostics_for, initialize, open_document, span, words
+from tests.lsp.client import (
+    FAKE_SERVER,
+    apply_edits,
+    change_document,
+    config,
+    diagnostics_for,
+    initialize,
+    open_document,
+    span,
+    words,
+)
 
 
 @pytest_lsp.fixture(config=config(FAKE_SERVER))
@@ -54,7 +64,12 @@ async def test_incremental_edits_update_diagnostics(client: LanguageClient):
     diagnostics = await diagnostics_for(client, "file:///b.txt", 2)
     assert words(diagnostics) == ["guzel → güzel", "cok → çok"]
     assert diagnostics[1].range == span(1, 0, 3)
-    change_document(client, "file:///b.txt", 3, (types.Range(start=types.Position(line=0, character=0), end=types.Position(line=1, character=0)), ""))
+    change_document(
+        client,
+        "file:///b.txt",
+        3,
+        (types.Range(start=types.Position(line=0, character=0), end=types.Position(line=1, character=0)), ""),
+    )
     diagnostics = await diagnostics_for(client, "file:///b.txt", 3)
     assert words(diagnostics) == ["cok → çok"] and diagnostics[0].range == span(0, 0, 3)
 
@@ -89,7 +104,9 @@ async def test_ignore_word_command_writes_dictionary_and_diagnostic_disappears(c
     open_document(client, uri, "cok guzel")
     assert len(await diagnostics_for(client, uri, 1)) == 2
     where = await client.workspace_execute_command_async(
-        types.ExecuteCommandParams(command="nokta.addToDictionary", arguments=[{"uri": uri, "word": "cok", "scope": "workspace"}])
+        types.ExecuteCommandParams(
+            command="nokta.addToDictionary", arguments=[{"uri": uri, "word": "cok", "scope": "workspace"}]
+        )
     )
     assert (tmp_path / ".nokta-words.txt").read_text(encoding="utf-8") == "cok\n"
     assert where == str(tmp_path / ".nokta-words.txt")
@@ -126,15 +143,21 @@ async def test_pull_diagnostics_without_publishing(client: LanguageClient):
     result = await initialize(client, pull=True)
     assert result.capabilities.diagnostic_provider is not None
     open_document(client, "file:///p.txt", "cok guzel")
-    report = await client.text_document_diagnostic_async(types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri="file:///p.txt")))
+    report = await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri="file:///p.txt"))
+    )
     assert [d.message for d in report.items] == ["cok → çok", "guzel → güzel"]
     again = await client.text_document_diagnostic_async(
-        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri="file:///p.txt"), previous_result_id=report.result_id)
+        types.DocumentDiagnosticParams(
+            text_document=types.TextDocumentIdentifier(uri="file:///p.txt"), previous_result_id=report.result_id
+        )
     )
     assert again.kind == "unchanged" and again.result_id == report.result_id
     change_document(client, "file:///p.txt", 2, (span(0, 0, 3), "hava"))
     changed = await client.text_document_diagnostic_async(
-        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri="file:///p.txt"), previous_result_id=report.result_id)
+        types.DocumentDiagnosticParams(
+            text_document=types.TextDocumentIdentifier(uri="file:///p.txt"), previous_result_id=report.result_id
+        )
     )
     assert [d.message for d in changed.items] == ["guzel → güzel"]
     assert "file:///p.txt" not in client.published
@@ -145,7 +168,10 @@ async def test_hover_shows_suggestion_and_alternatives(client: LanguageClient):
     open_document(client, "file:///h.txt", "cok")
     await diagnostics_for(client, "file:///h.txt", 1)
     hover = await client.text_document_hover_async(
-        types.HoverParams(text_document=types.TextDocumentIdentifier(uri="file:///h.txt"), position=types.Position(line=0, character=1))
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri="file:///h.txt"),
+            position=types.Position(line=0, character=1),
+        )
     )
     assert "**çok**" in hover.contents.value and "99%" in hover.contents.value
 
@@ -166,7 +192,9 @@ async def test_code_files_only_with_check_code_comments(client: LanguageClient):
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
     await asyncio.sleep(0.3)
     assert [(d.message, d.range.start.character) for d in client.published["file:///x.py"].diagnostics] == [
-        ("cok → çok", 11), ("guzel → güzel", 15), ("cok → çok", 7)
+        ("cok → çok", 11),
+        ("guzel → güzel", 15),
+        ("cok → çok", 7),
     ]
 
 

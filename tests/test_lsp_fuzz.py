@@ -14,7 +14,8 @@ import itertools
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from nokta_model.ngram.artifact import DEFAULT_ARTIFACT
 from tests.lsp.client import FAKE_SERVER, REAL_SERVER
@@ -23,7 +24,9 @@ from tests.lsp.textmodel import apply_change, apply_edits, exact_range, only_fla
 
 WORDS = ["cok", "guzel", "Bugun", "aci", "hava", "Istanbul", "ogrenci", "😀", "e\u0301", "çok", "is", "the", ""]
 SEPARATORS = [" ", " ", "\t", "\r\n", "\n", "\r", " 😀 ", "e\u0301 ", ". ", ""]
-TEXT = st.lists(st.tuples(st.sampled_from(WORDS), st.sampled_from(SEPARATORS)), max_size=15).map(lambda pairs: "".join(w + s for w, s in pairs))
+TEXT = st.lists(st.tuples(st.sampled_from(WORDS), st.sampled_from(SEPARATORS)), max_size=15).map(
+    lambda pairs: "".join(w + s for w, s in pairs)
+)
 POSITION = st.fixed_dictionaries({"line": st.integers(0, 8), "character": st.integers(0, 40)})
 CHANGE = st.one_of(
     st.fixed_dictionaries({"range": st.fixed_dictionaries({"start": POSITION, "end": POSITION}), "text": TEXT}),
@@ -51,14 +54,20 @@ def run_fuzz(command: list[str], encoding: str, examples: int, timeout: float, b
         loop.close()
 
 
-async def edit_and_check(server: RawServer, uri: str, text: str, sequence: list[list[dict[str, Any]]], encoding: str, timeout: float) -> None:
+async def edit_and_check(
+    server: RawServer, uri: str, text: str, sequence: list[list[dict[str, Any]]], encoding: str, timeout: float
+) -> None:
     versions = {1: text}
-    server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "plaintext", "version": 1, "text": text}})
+    server.notify(
+        "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "plaintext", "version": 1, "text": text}}
+    )
     for version, changes in enumerate(sequence, start=2):
         for change in changes:
             text = apply_change(text, change, encoding)
         versions[version] = text
-        server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": changes})
+        server.notify(
+            "textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": changes}
+        )
     last = len(versions)
     final = await server.diagnostics(uri, last, timeout)
     assert server.alive
@@ -74,7 +83,10 @@ async def edit_and_check(server: RawServer, uri: str, text: str, sequence: list[
 
 async def check_fixes(server: RawServer, uri: str, text: str, diagnostics: list[dict[str, Any]], encoding: str) -> None:
     whole = {"start": {"line": 0, "character": 0}, "end": {"line": 10**6, "character": 0}}
-    actions = await server.request("textDocument/codeAction", {"textDocument": {"uri": uri}, "range": whole, "context": {"diagnostics": diagnostics}})
+    actions = await server.request(
+        "textDocument/codeAction",
+        {"textDocument": {"uri": uri}, "range": whole, "context": {"diagnostics": diagnostics}},
+    )
     flagged = [exact_range(text, d["range"], encoding) for d in diagnostics]
     edits = [action["edit"]["changes"][uri] for action in actions or [] if "edit" in action]
     assert len(edits) >= len(diagnostics)  # a fix per diagnostic (and restore-all when any)

@@ -10,7 +10,9 @@ from pytest_lsp import LanguageClient
 from nokta_model.ngram.artifact import DEFAULT_ARTIFACT
 from tests.lsp.client import REAL_SERVER, apply_edits, config, diagnostics_for, initialize, open_document
 
-pytestmark = pytest.mark.skipif(not DEFAULT_ARTIFACT.exists(), reason="ngram artifact not built (nokta train --backend ngram)")
+pytestmark = pytest.mark.skipif(
+    not DEFAULT_ARTIFACT.exists(), reason="ngram artifact not built (nokta train --backend ngram)"
+)
 
 
 @pytest_lsp.fixture(config=config(REAL_SERVER))

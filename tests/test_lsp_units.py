@@ -6,7 +6,9 @@ import re
 import sys
 from pathlib import Path
 
-from hypothesis import given, settings as hsettings, strategies as st
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 from lsprotocol import types
 
 from nokta_lsp.checker import CheckOptions, SuggestionCache, check, restored_text
@@ -16,7 +18,7 @@ from nokta_lsp.prose import mask_lines, masker_for
 from nokta_lsp.settings import Settings, defaults_as_json, parse_settings
 
 sys.path.insert(0, str(Path(__file__).parent / "lsp"))
-from fake_restorer import FakeRestorer  # noqa: E402
+from fake_restorer import FakeRestorer
 
 # --- settings ---------------------------------------------------------------------------
 
@@ -25,14 +27,24 @@ def test_defaults_match_the_documented_table():
     assert defaults_as_json()["confidenceThreshold"] == Settings().confidenceThreshold
     assert defaults_as_json()["fileTypes"][:3] == ["plaintext", "markdown", "gitcommit"]
     assert set(defaults_as_json()) == {
-        "fileTypes", "checkCodeComments", "severity", "confidenceThreshold", "strictConfidenceThreshold", "ambiguous", "debounceMs", "ignoreWords",
+        "fileTypes", "checkCodeComments", "severity", "confidenceThreshold", "strictConfidenceThreshold",
+        "ambiguous", "debounceMs", "ignoreWords",
         "dictionaryPath", "backend", "modelPath", "device", "maxFileSize", "maxLineLength",
     }  # fmt: skip
 
 
 def test_invalid_values_fall_back_with_warnings_and_valid_ones_are_kept():
     parsed, warnings = parse_settings(
-        {"nokta": {"severity": "loud", "debounceMs": 1.5, "confidenceThreshold": 0.8, "ignoreWords": ["a", 3], "checkCodeComments": "yes", "x": 1}}
+        {
+            "nokta": {
+                "severity": "loud",
+                "debounceMs": 1.5,
+                "confidenceThreshold": 0.8,
+                "ignoreWords": ["a", 3],
+                "checkCodeComments": "yes",
+                "x": 1,
+            }
+        }
     )
     assert parsed == Settings(confidenceThreshold=0.8)
     assert len(warnings) == 5 and any("nokta.x" in w for w in warnings)
@@ -40,7 +52,10 @@ def test_invalid_values_fall_back_with_warnings_and_valid_ones_are_kept():
 
 
 def test_client_only_keys_are_ignored_silently():
-    assert parse_settings({"server": {"path": "/x"}, "trace": {"server": "off"}, "debounceMs": 10}) == (Settings(debounceMs=10), [])
+    assert parse_settings({"server": {"path": "/x"}, "trace": {"server": "off"}, "debounceMs": 10}) == (
+        Settings(debounceMs=10),
+        [],
+    )
 
 
 # --- documents --------------------------------------------------------------------------
@@ -48,7 +63,11 @@ def test_client_only_keys_are_ignored_silently():
 
 def test_codec_units_round_trip_on_astral_and_combining_text():
     line = "a😀e\u0301 ğ\ud800x"
-    for encoding, units in (("utf-16", [0, 1, 3, 4, 5, 6, 7, 8, 9]), ("utf-8", [0, 1, 5, 6, 8, 9, 11, 14, 15]), ("utf-32", list(range(9)))):
+    for encoding, units in (
+        ("utf-16", [0, 1, 3, 4, 5, 6, 7, 8, 9]),
+        ("utf-8", [0, 1, 5, 6, 8, 9, 11, 14, 15]),
+        ("utf-32", list(range(9))),
+    ):
         codec = Codec(encoding)
         assert [codec.to_client(line, col) for col in range(len(line) + 1)] == units
         assert [codec.from_client(line, u) for u in units] == list(range(len(line) + 1))
@@ -94,7 +113,7 @@ def _position(text: str, offset: int) -> tuple[int, int]:
 def _reference(text: str, start: int, end: int, new: str) -> str:
     def offset(position: tuple[int, int]) -> int:
         lines, ends = split_lines(text)
-        return sum(len(l) + len(e) for l, e in zip(lines[: position[0]], ends)) + position[1]
+        return sum(len(line) + len(end) for line, end in zip(lines[: position[0]], ends)) + position[1]
 
     return text[: offset(_position(text, start))] + new + text[offset(_position(text, end)) :]
 
@@ -110,20 +129,40 @@ def masked(language: str, text: str) -> list[str]:
 
 
 def test_markdown_skips_code_links_front_matter_and_html():
-    text = "---\ntitle: cok\n---\nBugun `kod` [guzel](http://x/cok) <https://a.b> <b>kalin</b>\n```\ncok\n```\nson <!-- not\ncok --> bitti\n[id]: http://x"
+    text = (
+        "---\ntitle: cok\n---\nBugun `kod` [guzel](http://x/cok) <https://a.b> <b>kalin</b>\n"
+        "```\ncok\n```\nson <!-- not\ncok --> bitti\n[id]: http://x"
+    )
     assert masked("markdown", text) == ["", "", "", "Bugun [guzel] kalin", "", "", "", "son", "bitti", ""]
 
 
 def test_latex_skips_commands_math_comments_and_environments():
-    text = "Bugun \\textbf{cok} guzel $x cok$ \\cite{key} % yorum\n\\begin{equation}\na = cok\n\\end{equation} sonra \\(y\\) \\ref{abc}"
+    text = (
+        "Bugun \\textbf{cok} guzel $x cok$ \\cite{key} % yorum\n"
+        "\\begin{equation}\na = cok\n\\end{equation} sonra \\(y\\) \\ref{abc}"
+    )
     assert masked("latex", text) == ["Bugun cok guzel", "", "", "sonra"]
 
 
 def test_html_rst_gitcommit_and_code_comments():
-    assert masked("html", '<p class="x">Bugun <b>cok</b> &amp;</p><script>\nvar cok;\n</script>son') == ["Bugun cok", "", "son"]
-    rst = "Metin ``kod`` :func:`f` `bag <http://x>`_\n\n.. code-block:: python\n\n   kod = 1\n\nSon::\n\n   literal\n\nbitti\n.. note:: bu guzel"
+    assert masked("html", '<p class="x">Bugun <b>cok</b> &amp;</p><script>\nvar cok;\n</script>son') == [
+        "Bugun cok",
+        "",
+        "son",
+    ]
+    rst = (
+        "Metin ``kod`` :func:`f` `bag <http://x>`_\n\n.. code-block:: python\n\n   kod = 1\n\n"
+        "Son::\n\n   literal\n\nbitti\n.. note:: bu guzel"
+    )
     assert masked("rst", rst) == ["Metin `bag `_", "", "", "", "", "", "Son::", "", "", "", "bitti", "bu guzel"]
-    assert masked("gitcommit", "Duzelt cok\n\n# comment\nSigned-off-by: A <a@b.c>\n# ------ >8 ------\nguzel") == ["Duzelt cok", "", "", "", "", ""]
+    assert masked("gitcommit", "Duzelt cok\n\n# comment\nSigned-off-by: A <a@b.c>\n# ------ >8 ------\nguzel") == [
+        "Duzelt cok",
+        "",
+        "",
+        "",
+        "",
+        "",
+    ]
     assert masked("python", 'x = "cok\\n"  # guzel\ns = """uzun\nmetin"""') == ["cok guzel", "uzun", "metin"]
     assert masked("javascript", "let a = 1; /* cok\nguzel */ b('x') // son") == ["cok", "guzel x son"]
     assert masker_for("python", Settings().fileTypes, False) is None and masker_for("unknownlang", (), True) is None
@@ -133,7 +172,12 @@ def test_html_rst_gitcommit_and_code_comments():
 
 
 def test_english_sentences_are_blanked_turkish_kept():
-    lines = ["Bugun hava cok guzel.", "Ama bu cok iyi. This is the sure thing on the table.", "Sure.", "Kitap okudum ve uyudum."]
+    lines = [
+        "Bugun hava cok guzel.",
+        "Ama bu cok iyi. This is the sure thing on the table.",
+        "Sure.",
+        "Kitap okudum ve uyudum.",
+    ]
     out = keep_turkish(lines)
     assert out[0] == lines[0] and out[1].strip() == "Ama bu cok iyi." and out[2].strip() == "" and out[3] == lines[3]
     assert keep_turkish(["Sure."]) == ["Sure."]  # no evidence anywhere: taken as Turkish
@@ -152,7 +196,12 @@ def test_check_filters_ascii_threshold_ignore_and_caches_by_line_text():
     lines = ["cok guzel", "aci", "çok guzel", "cok guzel"]
     findings = check(lines, "plaintext", restorer, cache, CheckOptions(threshold=0.9))
     # line 2 has a Turkish letter: its ASCII words need the strict threshold (1.0 by default)
-    assert [(f.line, f.original, f.replacement) for f in findings] == [(0, "cok", "çok"), (0, "guzel", "güzel"), (3, "cok", "çok"), (3, "guzel", "güzel")]
+    assert [(f.line, f.original, f.replacement) for f in findings] == [
+        (0, "cok", "çok"),
+        (0, "guzel", "güzel"),
+        (3, "cok", "çok"),
+        (3, "guzel", "güzel"),
+    ]
     assert len(restorer.calls) == 1 and len(restorer.calls[0]) == 3  # one batch, each distinct line once
     lines[1] = "cok guzel"  # a line that moved or repeats costs nothing
     check(lines, "plaintext", restorer, cache, CheckOptions())
@@ -172,7 +221,14 @@ def test_lines_typed_with_turkish_letters_need_the_strict_threshold():
     loose = check(lines, "plaintext", restorer, cache, CheckOptions(threshold=0.9, strict_threshold=0.99))
     # on a typed line capitalised words are names typed as intended, and guesses for
     # words the lexicon has never seen are not offered: neither is flagged
-    assert [(f.line, f.original) for f in loose] == [(0, "guzel"), (1, "guzel"), (2, "guzel"), (2, "gozluk"), (4, "Istanbul"), (4, "Guzel")]
+    assert [(f.line, f.original) for f in loose] == [
+        (0, "guzel"),
+        (1, "guzel"),
+        (2, "guzel"),
+        (2, "gozluk"),
+        (4, "Istanbul"),
+        (4, "Guzel"),
+    ]
 
 
 def test_cache_is_bounded():
@@ -183,7 +239,9 @@ def test_cache_is_bounded():
 
 
 def test_overlong_lines_are_not_checked():
-    findings = check(["cok " * 10, "cok"], "plaintext", FakeRestorer(), SuggestionCache(), CheckOptions(max_line_length=20))
+    findings = check(
+        ["cok " * 10, "cok"], "plaintext", FakeRestorer(), SuggestionCache(), CheckOptions(max_line_length=20)
+    )
     assert [f.line for f in findings] == [1]
 
 
@@ -191,16 +249,27 @@ def test_code_action_kinds_filter():
     from nokta_lsp.actions import wanted
 
     assert wanted(None, "source.fixAll.nokta") and wanted(["source.fixAll"], "source.fixAll.nokta")
-    assert wanted(["source"], "source.fixAll.nokta") and not wanted([types.CodeActionKind.QuickFix], "source.fixAll.nokta")
+    assert wanted(["source"], "source.fixAll.nokta") and not wanted(
+        [types.CodeActionKind.QuickFix], "source.fixAll.nokta"
+    )
 
 
 # --- incremental analysis ---------------------------------------------------------------
 
-_LINES = st.lists(st.sampled_from(["cok guzel", "```", "the sure thing.", "Bugun hava.", "", "çok guzel", "`cok` aci", "This is it. Bugun cok"]), max_size=12)
+_LINES = st.lists(
+    st.sampled_from(
+        ["cok guzel", "```", "the sure thing.", "Bugun hava.", "", "çok guzel", "`cok` aci", "This is it. Bugun cok"]
+    ),
+    max_size=12,
+)
 
 
 @hsettings(max_examples=200, deadline=None)
-@given(_LINES, st.lists(st.tuples(st.integers(0, 12), st.integers(0, 12), _LINES), max_size=6), st.sampled_from(["plaintext", "markdown"]))
+@given(
+    _LINES,
+    st.lists(st.tuples(st.integers(0, 12), st.integers(0, 12), _LINES), max_size=6),
+    st.sampled_from(["plaintext", "markdown"]),
+)
 def test_incremental_analysis_matches_a_fresh_check(lines, edits, masker):
     from nokta_lsp.documents import Codec
     from nokta_lsp.incremental import Context, DocumentAnalysis
@@ -235,7 +304,9 @@ def test_engine_serves_the_count_based_model_while_the_configured_one_loads(monk
     monkeypatch.setattr(engine_module, "load_restorer", loader)
     engine = engine_module.Engine()
     outcomes = []
-    engine.start_loading(("default", "", "auto"), lambda outcome: (outcomes.append(outcome), finished.set()), interim_called.set)
+    engine.start_loading(
+        ("default", "", "auto"), lambda outcome: (outcomes.append(outcome), finished.set()), interim_called.set
+    )
     assert interim_called.wait(10)
     assert engine.model.restorer is stand_in and engine.loading.is_set()
     release.set()

@@ -49,11 +49,14 @@ def test_alphabet_keeps_turkish_letters_and_maps_the_rest_to_unk():
 
 
 @pytest.mark.parametrize(
-    "backbone,heads,char_window", [("lstm", 0, 0), ("lstm", 2, 0), ("gru", 0, 0), ("cnn", 0, 0), ("transformer", 0, 0), ("lstm", 0, 8)]
+    "backbone,heads,char_window",
+    [("lstm", 0, 0), ("lstm", 2, 0), ("gru", 0, 0), ("cnn", 0, 0), ("transformer", 0, 0), ("lstm", 0, 8)],
 )
 def test_a_tiny_model_learns_a_few_lines(backbone, heads, char_window):
     torch.manual_seed(0)
-    config = replace(TINY, backbone=backbone, attention_heads=heads, char_window=char_window, hidden=16, layers=2, dropout=0.0)
+    config = replace(
+        TINY, backbone=backbone, attention_heads=heads, char_window=char_window, hidden=16, layers=2, dropout=0.0
+    )
     model = CharTagger(config).train()
     encoded = [encode_with_labels(line) for line in LINES]
     width = max(len(ids) for ids, _ in encoded)
@@ -165,7 +168,11 @@ def test_ranked_spellings_are_best_first_and_keep_typed_diacritics():
     assert sum(p for _, p in ranked) <= 1.0 + 1e-9
 
 
-_PAIRS = {**{k: v for k, v in LOWER_TWIN.items()}, **{k.upper(): v.upper() for k, v in LOWER_TWIN.items() if k != "i"}, "I": "İ"}
+_PAIRS = {
+    **{k: v for k, v in LOWER_TWIN.items()},
+    **{k.upper(): v.upper() for k, v in LOWER_TWIN.items() if k != "i"},
+    "I": "İ",
+}
 
 
 _RESTORER = NeuralRestorer(tiny_model(seed=3))

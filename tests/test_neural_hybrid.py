@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
+from tiny_corpus import write_tiny_corpus
 
 from nokta_model.alphabet import AMBIGUOUS_LOWER
 from nokta_model.neural import NeuralRestorer
@@ -13,8 +14,6 @@ from nokta_model.neural.hybrid import HybridRestorer, HybridSettings
 from nokta_model.neural.model import CharTagger
 from nokta_model.ngram.model import NgramRestorer
 from nokta_model.ngram.train import train_ngram
-
-from tiny_corpus import write_tiny_corpus
 
 TRAIN = ["Yaşa ülkem, yaşa!", "Bu yasa meclisten geçti.", "Yeni yasa yürürlüğe girdi.", "Hava çok güzel bugün."] * 3
 
@@ -45,7 +44,10 @@ def test_unseen_words_take_the_network_spelling(ngram):
 def test_with_weight_zero_the_network_runs_only_for_unseen_words(ngram):
     network = FixedNetwork(0.9)
     hybrid = HybridRestorer(ngram, network, HybridSettings(weight=0.0))
-    assert hybrid.restore(["Bu yasa meclisten gecti.", "Hava cok guzel."]) == ["Bu yasa meclisten geçti.", "Hava çok güzel."]
+    assert hybrid.restore(["Bu yasa meclisten gecti.", "Hava cok guzel."]) == [
+        "Bu yasa meclisten geçti.",
+        "Hava çok güzel.",
+    ]
     assert network.calls == 0
 
 

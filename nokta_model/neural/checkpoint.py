@@ -30,7 +30,12 @@ def sidecar(weights: Path) -> Path:
 
 def save_model(model: CharTagger, weights: Path, extra: dict[str, Any]) -> None:
     """Write ``weights`` and its JSON sidecar; ``extra`` adds data mix, metrics, ..."""
-    meta = {"format": FORMAT, "version": FORMAT_VERSION, "config": _config_dict(model.config), "alphabet": CHARS} | extra
+    meta = {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "config": _config_dict(model.config),
+        "alphabet": CHARS,
+    } | extra
     state = {name: tensor.detach().cpu().contiguous() for name, tensor in model.state_dict().items()}
     save_tensors(state, weights)
     write_json(sidecar(weights), meta)

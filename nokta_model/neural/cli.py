@@ -14,7 +14,9 @@ PRESETS = Path(__file__).with_name("configs")
 
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", default="main", help=f"a JSON training config, or a preset name from {PRESETS}")
-    parser.add_argument("--run-dir", type=Path, default=None, help="checkpoint directory, resumed from (default runs/neural-CONFIG)")
+    parser.add_argument(
+        "--run-dir", type=Path, default=None, help="checkpoint directory, resumed from (default runs/neural-CONFIG)"
+    )
     parser.add_argument("--corpus", type=Path, default=None, help="corpus directory (default: ../shared/corpus)")
     parser.add_argument("--device", default="auto", help="auto, cpu, cuda, mps")
     parser.add_argument("--minutes", type=float, default=None, help="override the wall-clock budget")

@@ -20,7 +20,9 @@ class ModelConfig:
     attention_heads: int = 0  # 0 = no self-attention layer on top of the backbone
     dropout: float = 0.1
     kernel_size: int = 3  # cnn only
-    char_window: int = 0  # >0: the reference's per-character mode, each letter read from its own window of this many characters
+    char_window: int = (
+        0  # >0: the reference's per-character mode, each letter read from its own window of this many characters
+    )
     window: int = 400  # longer lines are labelled in overlapping windows of this length
     window_context: int = 48  # positions at each window edge that defer to the neighbour
 
@@ -33,7 +35,7 @@ class ModelConfig:
             raise ValueError("window must be longer than twice window_context")
 
     @classmethod
-    def from_dict(cls, values: dict[str, Any]) -> "ModelConfig":
+    def from_dict(cls, values: dict[str, Any]) -> ModelConfig:
         return cls(**_known_fields(cls, values))
 
 
@@ -58,14 +60,14 @@ class TrainConfig:
     threads: int = 1
 
     @classmethod
-    def from_dict(cls, values: dict[str, Any]) -> "TrainConfig":
+    def from_dict(cls, values: dict[str, Any]) -> TrainConfig:
         known = _known_fields(cls, values)
         if isinstance(known.get("model"), dict):
             known["model"] = ModelConfig.from_dict(known["model"])
         return cls(**known)
 
     @classmethod
-    def from_json(cls, path: Path) -> "TrainConfig":
+    def from_json(cls, path: Path) -> TrainConfig:
         try:
             values = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError) as error:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 import numpy as np
 
@@ -33,10 +33,14 @@ def load_streams(corpus_dir: Path, cache_dir: Path, commercial_only: bool = True
     if cache.exists():
         stored = np.load(cache)
         names = json.loads(str(stored["names"]))
-        return [Stream(name, weight, stored[f"ids_{i}"], stored[f"labels_{i}"]) for i, (name, weight) in enumerate(names)]
+        return [
+            Stream(name, weight, stored[f"ids_{i}"], stored[f"labels_{i}"]) for i, (name, weight) in enumerate(names)
+        ]
     streams = _encode_streams(corpus_dir, commercial_only)
     cache.parent.mkdir(parents=True, exist_ok=True)
-    arrays = {f"ids_{i}": s.ids for i, s in enumerate(streams)} | {f"labels_{i}": s.labels for i, s in enumerate(streams)}
+    arrays = {f"ids_{i}": s.ids for i, s in enumerate(streams)} | {
+        f"labels_{i}": s.labels for i, s in enumerate(streams)
+    }
     temporary = cache.with_suffix(".tmp.npz")
     np.savez(temporary, names=json.dumps([(s.name, s.weight) for s in streams]), **arrays)
     temporary.replace(cache)

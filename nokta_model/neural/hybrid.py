@@ -39,7 +39,9 @@ class HybridSettings:
 class HybridRestorer(Restorer):
     name = "hybrid"
 
-    def __init__(self, ngram: NgramRestorer, neural: NeuralRestorer, settings: HybridSettings = HybridSettings()) -> None:
+    def __init__(
+        self, ngram: NgramRestorer, neural: NeuralRestorer, settings: HybridSettings = HybridSettings()
+    ) -> None:
         self.ngram, self.neural, self.settings = ngram, neural, settings
 
     def attested(self, spellings: list[str]) -> list[bool]:
@@ -59,7 +61,9 @@ class HybridRestorer(Restorer):
         scores = score_windows(self.ngram.model, sentences)
         return [self.ngram._rank_line(*parts, with_scores) for parts in zip(lines, spans, tokens, sentences, scores)]
 
-    def _probabilities(self, lines: list[str], tokens: list[list[Span]], lexicon: list[list[Position]]) -> list[np.ndarray | None]:
+    def _probabilities(
+        self, lines: list[str], tokens: list[list[Span]], lexicon: list[list[Position]]
+    ) -> list[np.ndarray | None]:
         """Network probabilities where they are needed: whole lines when the network weighs
         every word, else only windows of ``UNSEEN_CONTEXT`` letters around unseen words."""
         if self.settings.weight > 0:
@@ -67,8 +71,12 @@ class HybridRestorer(Restorer):
         else:
             windows = [_windows(line, t, p) for line, t, p in zip(lines, tokens, lexicon)]
         snippets = [(i, a, b) for i, line_windows in enumerate(windows) for a, b in line_windows]
-        result: list[np.ndarray | None] = [None if not w else np.full(len(lines[i]), 0.5) for i, w in enumerate(windows)]
-        for (index, start, end), p in zip(snippets, self.neural.line_probabilities([lines[i][a:b] for i, a, b in snippets])):
+        result: list[np.ndarray | None] = [
+            None if not w else np.full(len(lines[i]), 0.5) for i, w in enumerate(windows)
+        ]
+        for (index, start, end), p in zip(
+            snippets, self.neural.line_probabilities([lines[i][a:b] for i, a, b in snippets])
+        ):
             result[index][start:end] = p
         return result
 
@@ -98,7 +106,6 @@ class HybridRestorer(Restorer):
         weight = self.settings.weight
         emissions = [lexicon.emission(i) + weight * log_probability(m) for i, m in enumerate(lexicon.masks)]
         return Position(list(lexicon.ids), emissions, masks=list(lexicon.masks), key=key)
-
 
     def _counted_probabilities(self, key: str, text: str) -> dict[int, float]:
         """The count-based model's letter probabilities for an unseen word."""

@@ -48,7 +48,9 @@ def twin_probabilities(model: CharTagger, keys: list[str]) -> list[np.ndarray]:
         for batch in _batches(pieces):
             probabilities = _run(model, batch, device)
             for piece, row in zip(batch, probabilities):
-                out[piece.line][piece.start + piece.keep_from : piece.start + piece.keep_to] = row[piece.keep_from : piece.keep_to]
+                out[piece.line][piece.start + piece.keep_from : piece.start + piece.keep_to] = row[
+                    piece.keep_from : piece.keep_to
+                ]
     return [probabilities[1:-1] for probabilities in out]
 
 

@@ -22,7 +22,9 @@ class RecurrentBackbone(nn.Module):
         super().__init__()
         rnn = nn.LSTM if config.backbone == "lstm" else nn.GRU
         dropout = config.dropout if config.layers > 1 else 0.0
-        self.rnn = rnn(config.embed_dim, config.hidden, config.layers, batch_first=True, bidirectional=True, dropout=dropout)
+        self.rnn = rnn(
+            config.embed_dim, config.hidden, config.layers, batch_first=True, bidirectional=True, dropout=dropout
+        )
         self.out_dim = 2 * config.hidden
 
     def forward(self, x: torch.Tensor, lengths: torch.Tensor | None) -> torch.Tensor:
@@ -46,7 +48,9 @@ class RecurrentBackbone(nn.Module):
         return h
 
     def _direction(self, h: torch.Tensor, layer: int, suffix: str) -> torch.Tensor:
-        weights = [getattr(self.rnn, f"{name}_l{layer}{suffix}") for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")]
+        weights = [
+            getattr(self.rnn, f"{name}_l{layer}{suffix}") for name in ("weight_ih", "weight_hh", "bias_ih", "bias_hh")
+        ]
         zeros = h.new_zeros(1, h.shape[0], self.rnn.hidden_size)
         if isinstance(self.rnn, nn.LSTM):
             return _VF.lstm(h, (zeros, zeros), weights, True, 1, 0.0, False, False, True)[0]
@@ -64,7 +68,13 @@ class DilatedCnnBackbone(nn.Module):
         super().__init__()
         self.project = nn.Linear(config.embed_dim, config.hidden)
         self.convs = nn.ModuleList(
-            nn.Conv1d(config.hidden, config.hidden, config.kernel_size, dilation=2**i, padding=2**i * (config.kernel_size // 2))
+            nn.Conv1d(
+                config.hidden,
+                config.hidden,
+                config.kernel_size,
+                dilation=2**i,
+                padding=2**i * (config.kernel_size // 2),
+            )
             for i in range(config.layers)
         )
         self.norms = nn.ModuleList(nn.LayerNorm(config.hidden) for _ in range(config.layers))
@@ -85,7 +95,9 @@ class TransformerBackbone(nn.Module):
         super().__init__()
         heads = max(config.attention_heads, 4)
         self.project = nn.Linear(config.embed_dim, config.hidden)
-        layer = nn.TransformerEncoderLayer(config.hidden, heads, 4 * config.hidden, config.dropout, batch_first=True, norm_first=True)
+        layer = nn.TransformerEncoderLayer(
+            config.hidden, heads, 4 * config.hidden, config.dropout, batch_first=True, norm_first=True
+        )
         self.encoder = nn.TransformerEncoder(layer, config.layers, enable_nested_tensor=False)
         self.out_dim = config.hidden
 

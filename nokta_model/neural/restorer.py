@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-
 from ..alphabet import asciify
 from ..restorer import Ranking, Restorer
 from ..spans import Span
@@ -22,13 +21,15 @@ MAX_CANDIDATES = 8
 class NeuralRestorer(Restorer):
     name = "neural"
 
-    def __init__(self, model: CharTagger, meta: dict[str, Any] | None = None, max_candidates: int = MAX_CANDIDATES) -> None:
+    def __init__(
+        self, model: CharTagger, meta: dict[str, Any] | None = None, max_candidates: int = MAX_CANDIDATES
+    ) -> None:
         self.model = model.eval()
         self.meta = meta or {}
         self.max_candidates = max_candidates
 
     @classmethod
-    def load(cls, path: Path | None = None, device: str = "auto") -> "NeuralRestorer":
+    def load(cls, path: Path | None = None, device: str = "auto") -> NeuralRestorer:
         model, meta = load_model(_weights_path(path), resolve_device(device))
         return cls(model, meta)
 

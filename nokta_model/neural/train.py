@@ -40,7 +40,9 @@ def train_neural(
     streams = load_streams(corpus_dir, run_dir / "cache", config.commercial_only)
     dev = dev_lines(corpus_dir, config.dev_lines, config.commercial_only, config.seed)
     model = CharTagger(config.model).to(resolve_device(device))
-    model.class_weight.copy_(torch.from_numpy(class_weights(class_counts(streams, LETTER_OF_ID), config.class_weight_power)))
+    model.class_weight.copy_(
+        torch.from_numpy(class_weights(class_counts(streams, LETTER_OF_ID), config.class_weight_power))
+    )
     optimizer = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     state = _resume(model, optimizer, run_dir)
     loop = _Loop(config, run_dir, model, optimizer, state, dev, corpus_dir)
@@ -57,7 +59,9 @@ class _Loop:
 
     def run(self, streams, progress: bool) -> None:
         config, state = self.config, self.state
-        bar = tqdm(total=self._step_budget(), initial=state["step"], disable=not progress, dynamic_ncols=True, mininterval=10)
+        bar = tqdm(
+            total=self._step_budget(), initial=state["step"], disable=not progress, dynamic_ncols=True, mininterval=10
+        )
         device = next(self.model.parameters()).device
         self.model.train()
         while not self._finished():
@@ -65,11 +69,18 @@ class _Loop:
             chunks = epoch_chunks(streams, config.seq_len, rng)
             for next_chunk, ids, labels in batches(streams, chunks, config.seq_len, config.batch_size, state["chunk"]):
                 tick = time.monotonic()
-                loss = self._step(torch.from_numpy(ids.astype(np.int64)).to(device), torch.from_numpy(labels).to(device))
+                loss = self._step(
+                    torch.from_numpy(ids.astype(np.int64)).to(device), torch.from_numpy(labels).to(device)
+                )
                 state["step"], state["chunk"] = state["step"] + 1, next_chunk
                 state["chars"] += ids.size
                 bar.update(1)
-                bar.set_postfix(loss=f"{loss:.4f}", dev=f"{state['best'].get('letter_acc', 0):.4f}", cps=f"{ids.size / (time.monotonic() - tick):.0f}", refresh=False)
+                bar.set_postfix(
+                    loss=f"{loss:.4f}",
+                    dev=f"{state['best'].get('letter_acc', 0):.4f}",
+                    cps=f"{ids.size / (time.monotonic() - tick):.0f}",
+                    refresh=False,
+                )
                 self._maybe_evaluate()
                 self._maybe_save()
                 if self._finished():
@@ -123,14 +134,22 @@ class _Loop:
         if state["history"] and state["history"][-1]["step"] == state["step"]:
             return
         metrics = dev_metrics(self.model, self.dev)
-        record = {"step": state["step"], "chars": state["chars"], "minutes": self._elapsed() / 60, "train_loss": state.get("recent_loss")}
+        record = {
+            "step": state["step"],
+            "chars": state["chars"],
+            "minutes": self._elapsed() / 60,
+            "train_loss": state.get("recent_loss"),
+        }
         state["history"].append(record | metrics)
         if metrics["letter_acc"] > state["best"].get("letter_acc", -1.0):
             state["best"], state["stale"] = record | metrics, 0
             save_model(self.model, self.run_dir / "best.safetensors", self._description())
         else:
             state["stale"] += 1
-        tqdm.write(f"step {state['step']}: dev letter acc {metrics['letter_acc']:.5f}, word acc {metrics['word_acc']:.5f}, log-loss {metrics['log_loss']:.4f}")
+        tqdm.write(
+            f"step {state['step']}: dev letter acc {metrics['letter_acc']:.5f}, "
+            f"word acc {metrics['word_acc']:.5f}, log-loss {metrics['log_loss']:.4f}"
+        )
         write_json(self.run_dir / "history.json", {"history": state["history"], "best": state["best"]})
         save_curve(state["history"], self.run_dir / "curve.png")
 

@@ -37,20 +37,32 @@ FORMAT, VERSION = "nokta-ngram", 1
 DEFAULT_ARTIFACT = Path(__file__).resolve().parent.parent / "data" / "ngram.npz"
 
 _SCHEMA = {
-    "key_hashes": (np.int64, 1), "key_spans": (np.int32, 2), "masks": (np.int64, 1), "counts": (np.float32, 1),
-    "bigram_keys": (np.int64, 1), "bigram_counts": (np.float32, 1), "trigram_keys": (np.int64, 1),
-    "trigram_counts": (np.float32, 1), "char_keys": (np.int64, 1), "char_counts": (np.uint32, 2),
+    "key_hashes": (np.int64, 1),
+    "key_spans": (np.int32, 2),
+    "masks": (np.int64, 1),
+    "counts": (np.float32, 1),
+    "bigram_keys": (np.int64, 1),
+    "bigram_counts": (np.float32, 1),
+    "trigram_keys": (np.int64, 1),
+    "trigram_counts": (np.float32, 1),
+    "char_keys": (np.int64, 1),
+    "char_counts": (np.uint32, 2),
 }
 
 
 def _arrays(model: LanguageModel) -> dict[str, np.ndarray]:
     lexicon = model.lexicon
     return {
-        "key_hashes": lexicon.key_table.keys, "key_spans": lexicon.key_table.values.astype(np.int32),
-        "masks": lexicon.masks, "counts": lexicon.counts,
-        "bigram_keys": model.bigrams.keys, "bigram_counts": model.bigrams.values.astype(np.float32),
-        "trigram_keys": model.trigrams.keys, "trigram_counts": model.trigrams.values.astype(np.float32),
-        "char_keys": model.chars.table.keys, "char_counts": model.chars.table.values.astype(np.uint32),
+        "key_hashes": lexicon.key_table.keys,
+        "key_spans": lexicon.key_table.values.astype(np.int32),
+        "masks": lexicon.masks,
+        "counts": lexicon.counts,
+        "bigram_keys": model.bigrams.keys,
+        "bigram_counts": model.bigrams.values.astype(np.float32),
+        "trigram_keys": model.trigrams.keys,
+        "trigram_counts": model.trigrams.values.astype(np.float32),
+        "char_keys": model.chars.table.keys,
+        "char_counts": model.chars.table.values.astype(np.uint32),
     }
 
 
@@ -127,5 +139,7 @@ def _checked(archive, name: str, dtype, ndim: int, path: Path) -> np.ndarray:
     except (KeyError, ValueError, OSError, zipfile.BadZipFile, EOFError) as error:
         raise ModelFileError(f"{path}: array {name!r} missing or unreadable ({error})") from None
     if array.dtype != dtype or array.ndim != ndim:
-        raise ModelFileError(f"{path}: array {name!r} has {array.dtype}{array.shape}, expected {np.dtype(dtype)} of {ndim} dims")
+        raise ModelFileError(
+            f"{path}: array {name!r} has {array.dtype}{array.shape}, expected {np.dtype(dtype)} of {ndim} dims"
+        )
     return array

@@ -16,15 +16,19 @@ def build_artifact(corpus_dir: Path, output: Path | None = None, commercial_only
     started = time.perf_counter()
     model = train_ngram(corpus_dir, commercial_only=commercial_only)
     info = {
-        "built": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "built": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "seconds": round(time.perf_counter() - started, 1),
         "train_files": [
-            {"name": f.name, "licence": f.licence, "weight": f.weight} for f, _ in train_files(corpus_dir, commercial_only)
+            {"name": f.name, "licence": f.licence, "weight": f.weight}
+            for f, _ in train_files(corpus_dir, commercial_only)
         ],
         "lexicon_files": [{"name": f.name, "licence": f.licence} for f in LEXICON_FILES],
         "sizes": {
-            "keys": len(model.lexicon.key_table), "spellings": len(model.lexicon.masks),
-            "bigrams": len(model.bigrams), "trigrams": len(model.trigrams), "char_contexts": len(model.chars.table),
+            "keys": len(model.lexicon.key_table),
+            "spellings": len(model.lexicon.masks),
+            "bigrams": len(model.bigrams),
+            "trigrams": len(model.trigrams),
+            "char_contexts": len(model.chars.table),
         },
     }
     save_model(model, output, info)

@@ -13,24 +13,41 @@ rare words, not frequent ones.
 from __future__ import annotations
 
 from array import array
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 
-from .tables import SortedTable, string_hash
 from ..alphabet import LOWER_TWIN
+from .tables import SortedTable, string_hash
 from .words import ambiguous_positions, spell
 
 #: (left, right) window sizes, longest first.
-WINDOWS = ((5, 5), (4, 4), (3, 4), (4, 3), (3, 3), (2, 3), (3, 2), (2, 2), (1, 2), (2, 1), (1, 1), (0, 1), (1, 0), (0, 0))
+WINDOWS = (
+    (5, 5),
+    (4, 4),
+    (3, 4),
+    (4, 3),
+    (3, 3),
+    (2, 3),
+    (3, 2),
+    (2, 2),
+    (1, 2),
+    (2, 1),
+    (1, 1),
+    (0, 1),
+    (1, 0),
+    (0, 0),
+)
 MIN_EVIDENCE = 2  # a window seen fewer times defers to a shorter one
 
 
 def _context_hashes(key: str, spelled_left: str, pos: int) -> list[int]:
     """Hashes of every window around ``pos``; ``spelled_left`` is the spelling of key[:pos]."""
-    left_text, right_text = f"^{spelled_left}", f"{key[pos + 1:]}$"
+    left_text, right_text = f"^{spelled_left}", f"{key[pos + 1 :]}$"
     return [
-        string_hash(f"{left}{right}{left_text[len(left_text) - left:] if left else ''}[{key[pos]}]{right_text[:right]}")
+        string_hash(
+            f"{left}{right}{left_text[len(left_text) - left :] if left else ''}[{key[pos]}]{right_text[:right]}"
+        )
         for left, right in WINDOWS
     ]
 
@@ -40,7 +57,7 @@ class CharModel:
         self.table = table  # context hash -> (times plain, times twin) as uint32 pairs
 
     @classmethod
-    def count(cls, spellings: Iterable[tuple[str, int]]) -> "CharModel":
+    def count(cls, spellings: Iterable[tuple[str, int]]) -> CharModel:
         """Count contexts over ``(key, mask)`` word types."""
         hashes, labels = array("q"), array("b")
         for key, mask in spellings:

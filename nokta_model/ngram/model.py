@@ -31,7 +31,7 @@ class NgramRestorer(Restorer):
         self._cache_lock = threading.Lock()
 
     @classmethod
-    def load(cls, path: Path | None = None) -> "NgramRestorer":
+    def load(cls, path: Path | None = None) -> NgramRestorer:
         path = Path(path) if path else DEFAULT_ARTIFACT
         return cls(load_model(path), str(path))
 
@@ -86,7 +86,9 @@ class NgramRestorer(Restorer):
         fixed.update((pos, True) for pos in range(len(key)) if typed >> pos & 1)
         probabilities = self.model.chars.twin_probabilities(key, fixed)
         best = sum(1 << pos for pos, p in probabilities.items() if p > 0.5)
-        unsure = sorted((p for p in probabilities.items() if _UNSURE[0] < p[1] < _UNSURE[1]), key=lambda pp: abs(pp[1] - 0.5))
+        unsure = sorted(
+            (p for p in probabilities.items() if _UNSURE[0] < p[1] < _UNSURE[1]), key=lambda pp: abs(pp[1] - 0.5)
+        )
         masks = [best] + [best ^ (1 << pos) for pos, _ in unsure[:MAX_UNSEEN_ALTERNATIVES]]
         emissions = [_log_probability(mask, probabilities) for mask in masks]
         return Position([UNK] * len(masks), emissions, masks=masks, key=key)

@@ -44,12 +44,12 @@ class SortedTable:
         self.values = values
 
     @classmethod
-    def build(cls, keys: np.ndarray, values: np.ndarray) -> "SortedTable":
+    def build(cls, keys: np.ndarray, values: np.ndarray) -> SortedTable:
         order = np.argsort(keys, kind="stable")
         return cls(keys[order], values[order])
 
     @classmethod
-    def summed(cls, keys: np.ndarray, counts: np.ndarray) -> "SortedTable":
+    def summed(cls, keys: np.ndarray, counts: np.ndarray) -> SortedTable:
         """A table of the distinct keys, each with the sum of its counts."""
         unique, inverse = np.unique(keys, return_inverse=True)
         return cls(unique, np.bincount(inverse, weights=counts, minlength=len(unique)).astype(counts.dtype))

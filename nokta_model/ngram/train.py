@@ -13,8 +13,8 @@ from __future__ import annotations
 import time
 import unicodedata
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Iterable
 
 import numpy as np
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
 from pygls.protocol import default_converter
+from pytest_lsp import ClientServerConfig, LanguageClient
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 HERE = Path(__file__).resolve().parent
@@ -33,7 +33,11 @@ def make_client() -> LanguageClient:
         client.applied_edits.append(params.edit)
         return types.ApplyWorkspaceEditResult(applied=True)
 
-    features = {**DEFAULT_CLIENT_FEATURES, types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: publish, types.WORKSPACE_APPLY_EDIT: apply_edit}
+    features = {
+        **DEFAULT_CLIENT_FEATURES,
+        types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: publish,
+        types.WORKSPACE_APPLY_EDIT: apply_edit,
+    }
     register_lsp_features(client, features)
     return client
 
@@ -42,10 +46,14 @@ def config(command: list[str]) -> ClientServerConfig:
     return ClientServerConfig(server_command=command, client_factory=make_client)
 
 
-def capabilities(encodings: list[str] | None = None, pull: bool = False, configuration: bool = True) -> types.ClientCapabilities:
+def capabilities(
+    encodings: list[str] | None = None, pull: bool = False, configuration: bool = True
+) -> types.ClientCapabilities:
     return types.ClientCapabilities(
         general=types.GeneralClientCapabilities(position_encodings=encodings) if encodings else None,
-        window=types.WindowClientCapabilities(work_done_progress=True, show_message=types.ShowMessageRequestClientCapabilities()),
+        window=types.WindowClientCapabilities(
+            work_done_progress=True, show_message=types.ShowMessageRequestClientCapabilities()
+        ),
         workspace=types.WorkspaceClientCapabilities(
             configuration=configuration,
             apply_edit=True,
@@ -63,7 +71,9 @@ def capabilities(encodings: list[str] | None = None, pull: bool = False, configu
     )
 
 
-async def initialize(client: LanguageClient, options: dict[str, Any] | None = None, root: Path | None = None, **caps: Any) -> types.InitializeResult:
+async def initialize(
+    client: LanguageClient, options: dict[str, Any] | None = None, root: Path | None = None, **caps: Any
+) -> types.InitializeResult:
     settings = {"debounceMs": 0, **(options or {})}
     client.set_configuration(settings, section="nokta")
     return await client.initialize_session(
@@ -75,16 +85,27 @@ async def initialize(client: LanguageClient, options: dict[str, Any] | None = No
     )
 
 
-def open_document(client: LanguageClient, uri: str, text: str, language_id: str = "plaintext", version: int = 1) -> None:
+def open_document(
+    client: LanguageClient, uri: str, text: str, language_id: str = "plaintext", version: int = 1
+) -> None:
     client.text_document_did_open(
-        types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(uri=uri, language_id=language_id, version=version, text=text))
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id=language_id, version=version, text=text)
+        )
     )
 
 
 def change_document(client: LanguageClient, uri: str, version: int, *changes: tuple[types.Range | None, str]) -> None:
-    events = [types.TextDocumentContentChangeWholeDocument(text=text) if rng is None else types.TextDocumentContentChangePartial(range=rng, text=text) for rng, text in changes]
+    events = [
+        types.TextDocumentContentChangeWholeDocument(text=text)
+        if rng is None
+        else types.TextDocumentContentChangePartial(range=rng, text=text)
+        for rng, text in changes
+    ]
     client.text_document_did_change(
-        types.DidChangeTextDocumentParams(text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version), content_changes=events)
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version), content_changes=events
+        )
     )
 
 
@@ -92,7 +113,9 @@ def span(line: int, start: int, end: int) -> types.Range:
     return types.Range(start=types.Position(line=line, character=start), end=types.Position(line=line, character=end))
 
 
-async def diagnostics_for(client: LanguageClient, uri: str, version: int, timeout: float = 20.0) -> list[types.Diagnostic]:
+async def diagnostics_for(
+    client: LanguageClient, uri: str, version: int, timeout: float = 20.0
+) -> list[types.Diagnostic]:
     """Wait for diagnostics published for ``version`` of ``uri``; fail on any other version."""
     deadline = asyncio.get_running_loop().time() + timeout
     while True:

@@ -44,4 +44,6 @@ class FakeRestorer(Restorer):
             end = time.perf_counter() + SLOW_SECONDS
             while time.perf_counter() < end:
                 pass
-        return [[list(LEXICON.get(line[s.start : s.end], [])) for s in line_spans] for line, line_spans in zip(lines, spans)]
+        return [
+            [list(LEXICON.get(line[s.start : s.end], [])) for s in line_spans] for line, line_spans in zip(lines, spans)
+        ]

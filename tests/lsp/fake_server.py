@@ -5,10 +5,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from fake_restorer import FakeRestorer  # noqa: E402
+from fake_restorer import FakeRestorer
 
-from nokta_lsp import engine  # noqa: E402
-from nokta_lsp.cli import main  # noqa: E402
+from nokta_lsp import engine
+from nokta_lsp.cli import main
 
 
 def load_fake(name_or_path: str, device: str = "auto") -> FakeRestorer:

@@ -28,8 +28,14 @@ class RawServer:
             *self.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**26
         )
         self._reader = asyncio.create_task(self._read())
-        capabilities = {"general": {"positionEncodings": encodings or ["utf-16"]}, "textDocument": {"publishDiagnostics": {"versionSupport": True}}}
-        result = await self.request("initialize", {"processId": None, "rootUri": None, "capabilities": capabilities, "initializationOptions": options})
+        capabilities = {
+            "general": {"positionEncodings": encodings or ["utf-16"]},
+            "textDocument": {"publishDiagnostics": {"versionSupport": True}},
+        }
+        result = await self.request(
+            "initialize",
+            {"processId": None, "rootUri": None, "capabilities": capabilities, "initializationOptions": options},
+        )
         self.notify("initialized", {})
         return result
 
@@ -73,12 +79,15 @@ class RawServer:
         elif message.get("id") in self._results:
             future = self._results.pop(message["id"])
             if not future.done():
-                future.set_exception(RuntimeError(message["error"])) if "error" in message else future.set_result(message.get("result"))
+                future.set_exception(RuntimeError(message["error"])) if "error" in message else future.set_result(
+                    message.get("result")
+                )
         async with self._news:
             self._news.notify_all()
 
     async def wait_for(self, check, timeout: float = 30.0) -> Any:
         """Wait until ``check()`` returns something truthy; returns it."""
+
         async def until() -> Any:
             async with self._news:
                 while not (found := check()):
@@ -88,7 +97,9 @@ class RawServer:
         return await asyncio.wait_for(until(), timeout)
 
     async def diagnostics(self, uri: str, version: int, timeout: float = 30.0) -> list[dict[str, Any]]:
-        publish = await self.wait_for(lambda: next((p for p in self.published.get(uri, []) if p.get("version") == version), None), timeout)
+        publish = await self.wait_for(
+            lambda: next((p for p in self.published.get(uri, []) if p.get("version") == version), None), timeout
+        )
         return publish["diagnostics"]
 
     @property

@@ -56,7 +56,9 @@ def offset(text: str, position: dict[str, int], encoding: str) -> int:
 def apply_change(text: str, change: dict[str, Any], encoding: str) -> str:
     if "range" not in change:
         return change["text"]
-    start, end = sorted((offset(text, change["range"]["start"], encoding), offset(text, change["range"]["end"], encoding)))
+    start, end = sorted(
+        (offset(text, change["range"]["start"], encoding), offset(text, change["range"]["end"], encoding))
+    )
     return text[:start] + change["text"] + text[end:]
 
 
