@@ -13,8 +13,8 @@ import json
 import platform
 from pathlib import Path
 
+from nokta_model.backends import load_restorer
 from nokta_model.evaluate import evaluate
-from nokta_model.restorer import load_restorer
 
 ROOT = Path(__file__).resolve().parent
 DEFAULT_GOLD = ROOT.parent.parent / "shared" / "bench" / "vikipedi_test.txt"

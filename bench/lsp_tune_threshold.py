@@ -44,8 +44,8 @@ from nokta_lsp.checker import (
 )
 from nokta_lsp.settings import Settings
 from nokta_model.alphabet import asciify
+from nokta_model.backends import load_restorer
 from nokta_model.corpus import default_corpus_dir, split_lines
-from nokta_model.restorer import load_restorer
 
 THRESHOLDS = (0.9, 0.95, 0.98, 0.99)  # must hold the server's default
 STRICT = (0.98, 0.99, 0.999, 1.0)

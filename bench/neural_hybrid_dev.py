@@ -14,11 +14,11 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
+from nokta_model.backends import load_restorer
 from nokta_model.corpus import default_corpus_dir
+from nokta_model.default import HybridRestorer, HybridSettings
 from nokta_model.evaluate import evaluate
 from nokta_model.neural.data import dev_lines
-from nokta_model.neural.hybrid import HybridRestorer, HybridSettings
-from nokta_model.restorer import load_restorer
 
 SPEED_TARGET = 100_000  # chars/s the default backend must keep (issue 3)
 GRID = [HybridSettings(weight, mix) for weight in (0.0, 0.1, 0.3) for mix in (0.3, 0.5, 0.7)]

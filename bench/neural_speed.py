@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 from nokta_model.alphabet import asciify
+from nokta_model.backends import load_restorer
 from nokta_model.corpus import default_corpus_dir, split_lines
-from nokta_model.restorer import load_restorer
 
 BATCH_LINES = 512
 

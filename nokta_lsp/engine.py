@@ -15,7 +15,8 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from nokta_model.restorer import Restorer, load_restorer
+from nokta_model.backends import load_restorer
+from nokta_model.restorer import Restorer
 
 from .checker import SuggestionCache
 

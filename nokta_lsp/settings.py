@@ -10,11 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from nokta_model.backends import BACKENDS
+
 SECTION = "nokta"
 
 SEVERITIES = ("error", "warning", "information", "hint")
 AMBIGUOUS_MODES = ("hint", "off")
-BACKENDS = ("default", "ngram", "neural")
 DEVICES = ("auto", "cpu", "cuda")
 
 DEFAULT_FILE_TYPES = (

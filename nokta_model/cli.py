@@ -9,10 +9,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+from .backends import BACKENDS, load_restorer
 from .corpus import default_corpus_dir
 from .errors import NoktaError
 from .evaluate import Metrics, evaluate
-from .restorer import BACKENDS, Restorer, load_restorer
+from .restorer import Restorer
 
 RESTORE_BATCH_LINES = 2000
 

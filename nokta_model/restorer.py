@@ -15,7 +15,6 @@ import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 from .alphabet import AMBIGUOUS, model_lower, nfc_with_offsets, restore_letters
 from .spans import Span, word_spans
@@ -162,24 +161,3 @@ def _map_word_back(line: _Line, span: Span, word_nfc: str) -> str:
         if before != after:
             out[line.starts[span.start + pos] - start] = after
     return "".join(out)
-
-
-BACKENDS = ("default", "ngram", "neural")
-
-
-def load_restorer(name_or_path: str = "default", device: str = "auto") -> Restorer:
-    """A restorer by backend name (see ``BACKENDS``) or by artifact/checkpoint path."""
-    path = Path(name_or_path)
-    if name_or_path == "ngram" or path.suffix == ".npz":
-        from .ngram.model import NgramRestorer
-
-        return NgramRestorer.load(None if name_or_path == "ngram" else path)
-    if name_or_path == "default":
-        from .neural import load_default_restorer
-
-        return load_default_restorer(device=device)
-    if name_or_path == "neural" or path.suffix == ".safetensors" or path.is_dir():
-        from .neural import load_neural_restorer
-
-        return load_neural_restorer(None if name_or_path == "neural" else path, device=device)
-    raise ValueError(f"unknown backend {name_or_path!r}: choose one of {', '.join(BACKENDS)} or give a model path")

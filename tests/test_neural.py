@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nokta_model.alphabet import AMBIGUOUS, LOWER_TWIN, asciify, tr_lower
+from nokta_model.backends import load_restorer
 from nokta_model.corpus import TRAIN_FILES
 from nokta_model.neural import NeuralRestorer, load_neural_restorer
 from nokta_model.neural.candidates import ranked_spellings
@@ -24,7 +25,6 @@ from nokta_model.neural.infer import twin_probabilities
 from nokta_model.neural.model import CharTagger
 from nokta_model.neural.train import class_weights, train_neural
 from nokta_model.neural.vocab import UNK, encode_key, encode_with_labels
-from nokta_model.restorer import load_restorer
 
 LINES = [
     "Çocuklar bahçede oyun oynuyor.",

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nokta_model.alphabet import AMBIGUOUS, LOWER_TWIN, asciify, tr_lower
-from nokta_model.restorer import load_restorer
+from nokta_model.backends import load_restorer
 
 PAIRS = {**LOWER_TWIN, "C": "Ç", "G": "Ğ", "I": "İ", "O": "Ö", "S": "Ş", "U": "Ü"}
 

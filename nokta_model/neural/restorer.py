@@ -66,16 +66,3 @@ def _weights_path(path: Path | None) -> Path:
 def load_neural_restorer(path: Path | str | None = None, device: str = "auto") -> NeuralRestorer:
     """The shipped neural restorer, or the checkpoint at ``path``."""
     return NeuralRestorer.load(None if path is None else Path(path), device)
-
-
-def load_default_restorer(device: str = "auto") -> Restorer:
-    """The shipped default: the shipped network decoded with the shipped count-based
-    model, with the hybrid settings recorded in the network's JSON (chosen on dev)."""
-    from ..ngram.model import NgramRestorer
-    from .hybrid import HybridRestorer, HybridSettings
-
-    neural = load_neural_restorer(None, device)
-    settings = neural.meta.get("hybrid")
-    if not isinstance(settings, dict):
-        raise ValueError(f"{SHIPPED.with_suffix('.json')} records no hybrid settings")
-    return HybridRestorer(NgramRestorer.load(None), neural, HybridSettings(**settings))

@@ -8,9 +8,9 @@ import torch
 from tiny_corpus import write_tiny_corpus
 
 from nokta_model.alphabet import AMBIGUOUS_LOWER
+from nokta_model.default import HybridRestorer, HybridSettings
 from nokta_model.neural import NeuralRestorer
 from nokta_model.neural.config import ModelConfig
-from nokta_model.neural.hybrid import HybridRestorer, HybridSettings
 from nokta_model.neural.model import CharTagger
 from nokta_model.ngram.model import NgramRestorer
 from nokta_model.ngram.train import train_ngram
@@ -77,8 +77,8 @@ def test_unseen_mix_one_spells_unseen_words_like_the_count_based_model(ngram):
 
 
 def test_the_shipped_default_is_the_hybrid_with_a_small_commercial_only_network():
+    from nokta_model.backends import load_restorer
     from nokta_model.neural.restorer import SHIPPED
-    from nokta_model.restorer import load_restorer
 
     assert SHIPPED.stat().st_size <= 15_000_000
     default = load_restorer("default", device="cpu")

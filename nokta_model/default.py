@@ -14,17 +14,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import islice
+from pathlib import Path
 
 import numpy as np
 
-from ..ngram.decoder import Position, score_windows, sentence_positions
-from ..ngram.lm import UNK
-from ..ngram.model import NgramRestorer
-from ..ngram.words import MAX_MASK_BITS, spelling_mask, token_key, token_spans
-from ..restorer import Ranking, Restorer
-from ..spans import Span
-from .candidates import free_positions
-from .restorer import NeuralRestorer
+from .neural.candidates import free_positions
+from .neural.restorer import NeuralRestorer, load_neural_restorer
+from .ngram.decoder import Position, score_windows, sentence_positions
+from .ngram.lm import UNK
+from .ngram.model import NgramRestorer
+from .ngram.words import MAX_MASK_BITS, spelling_mask, token_key, token_spans
+from .restorer import Ranking, Restorer
+from .spans import Span
 
 UNSEEN_ALTERNATIVES = 4
 UNSEEN_CONTEXT = 48  # letters of context the network sees either side of an unseen word
@@ -136,3 +137,13 @@ def _windows(line: str, tokens: list[Span], positions: list[Position]) -> list[t
 
 def _unseen(position: Position) -> bool:
     return all(i == UNK for i in position.ids)
+
+
+def load_default_restorer(path: Path | None = None, device: str = "auto") -> Restorer:
+    """The shipped default: the shipped network decoded with the shipped count-based
+    model, with the hybrid settings recorded in the network's JSON (chosen on dev)."""
+    neural = load_neural_restorer(path, device)
+    settings = neural.meta.get("hybrid")
+    if not isinstance(settings, dict):
+        raise ValueError("the network's JSON records no hybrid settings")
+    return HybridRestorer(NgramRestorer.load(None), neural, HybridSettings(**settings))

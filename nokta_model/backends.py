@@ -1,0 +1,78 @@
+"""The backend registry: names and model-file suffixes mapped to loaders.
+
+The CLI, the language server's settings and the editor tests read ``BACKENDS`` from
+here; ``load_restorer`` is the one way to get a restorer. Loaders import their
+backend lazily, so asking for the count-based model never imports torch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .restorer import Restorer
+
+
+def _load_ngram(path: Path | None, device: str) -> Restorer:
+    from .ngram.model import NgramRestorer
+
+    return NgramRestorer.load(path)
+
+
+def _load_neural(path: Path | None, device: str) -> Restorer:
+    from .neural import load_neural_restorer
+
+    return load_neural_restorer(path, device)
+
+
+def _load_default(path: Path | None, device: str) -> Restorer:
+    from .default import load_default_restorer
+
+    return load_default_restorer(path, device)
+
+
+@dataclass(frozen=True)
+class Backend:
+    name: str
+    summary: str
+    load: Callable[[Path | None, str], Restorer]  # (model file or None for the shipped one, device)
+    suffixes: tuple[str, ...] = ()  # model files this backend reads
+    loads_directories: bool = False  # a training run folder
+
+
+REGISTRY: dict[str, Backend] = {
+    backend.name: backend
+    for backend in (
+        Backend(
+            "default",
+            "count-based lattice, every model's scores, the fitted chooser",
+            _load_default,
+            (".chooser.json",),
+        ),
+        Backend("ngram", "count-based: lexicon, word trigrams, character contexts", _load_ngram, (".npz",)),
+        Backend("neural", "character BiLSTM tagger", _load_neural, (".safetensors",), loads_directories=True),
+    )
+}
+BACKENDS = tuple(REGISTRY)
+
+
+def backend_for_path(path: Path) -> Backend:
+    """The backend that reads the model file (or run folder) at ``path``."""
+    for backend in REGISTRY.values():
+        if any(path.name.endswith(suffix) for suffix in backend.suffixes) or (
+            backend.loads_directories and path.is_dir()
+        ):
+            return backend
+    suffixes = ", ".join(s for b in REGISTRY.values() for s in b.suffixes)
+    raise ValueError(f"{path}: not a model file nokta knows (expected {suffixes} or a training run folder)")
+
+
+def load_restorer(name_or_path: str = "default", device: str = "auto") -> Restorer:
+    """A restorer by backend name (see ``BACKENDS``) or by model file path."""
+    if name_or_path in REGISTRY:
+        return REGISTRY[name_or_path].load(None, device)
+    path = Path(name_or_path)
+    if not path.exists() and not path.suffix:
+        raise ValueError(f"unknown backend {name_or_path!r}: choose one of {', '.join(BACKENDS)} or give a model path")
+    return backend_for_path(path).load(path, device)
