@@ -3,8 +3,9 @@
 Every backend trains from the same mix, so results compare. Human-written prose is
 weighted up (×2) so the machine-written essays (62% of the characters) do not dominate;
 software and interface text stays at ×1. Files under a non-commercial licence are left
-out of anything shipped. The dev split is a stable 2% of lines chosen by hash, never
-taken from ``shared/bench``.
+out of anything shipped. The dev split (scores) and the tune split (fits the default
+model's chooser) are each a stable 2% of lines chosen by hash; neither is counted into
+any model, and ``shared/bench`` is never used.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEV_PERCENT = 2
+TUNE_PERCENT = 2
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,7 @@ class CorpusFile:
     licence: str
     weight: int
     commercial: bool = True
+    human: bool = True  # written by people (not machine-written or machine-translated)
 
 
 TRAIN_FILES = (
@@ -43,8 +46,8 @@ TRAIN_FILES = (
     CorpusFile("pypi_ataturk_speeches.txt", "speeches 1906-1938", "public domain", 2),
     CorpusFile("gh_thquad_contexts.txt", "encyclopedic history", "not stated", 2),
     CorpusFile("gh_wiki_ner_sents.txt", "Wikipedia sentences", "CC BY-SA 4.0", 2),
-    CorpusFile("gh_tsquad_dev_contexts.txt", "machine-translated SQuAD", "CC BY-SA 4.0", 1),
-    CorpusFile("gh_ahmetax_llm_texts.txt", "machine-written essays", "GPL-3.0", 1),
+    CorpusFile("gh_tsquad_dev_contexts.txt", "machine-translated SQuAD", "CC BY-SA 4.0", 1, human=False),
+    CorpusFile("gh_ahmetax_llm_texts.txt", "machine-written essays", "GPL-3.0", 1, human=False),
     CorpusFile("libreoffice_help_tr.txt", "software help", "MPL-2.0", 1),
     CorpusFile("manpages_tr.txt", "Unix manual pages", "GPL", 1),
     CorpusFile("firefox_l10n_tr.txt", "interface strings", "MPL-2.0", 1),
@@ -66,8 +69,16 @@ def default_corpus_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
 
+def line_split(line: str) -> str:
+    """``"dev"`` (scores, never fitted on), ``"tune"`` (fits the default's chooser) or ``"train"``."""
+    bucket = zlib.crc32(line.encode("utf-8")) % 100
+    if bucket < DEV_PERCENT:
+        return "dev"
+    return "tune" if bucket < DEV_PERCENT + TUNE_PERCENT else "train"
+
+
 def is_dev_line(line: str) -> bool:
-    return zlib.crc32(line.encode("utf-8")) % 100 < DEV_PERCENT
+    return line_split(line) == "dev"
 
 
 def read_lines(path: Path) -> Iterator[str]:
@@ -88,9 +99,8 @@ def train_files(corpus_dir: Path, commercial_only: bool = True) -> list[tuple[Co
 
 
 def split_lines(corpus_dir: Path, split: str, commercial_only: bool = True) -> Iterator[tuple[CorpusFile, str]]:
-    """Lines of the ``"train"`` or ``"dev"`` split, with the file each came from."""
-    want_dev = split == "dev"
+    """Lines of the ``"train"``, ``"tune"`` or ``"dev"`` split, with the file each came from."""
     for corpus_file, path in train_files(corpus_dir, commercial_only):
         for line in read_lines(path):
-            if is_dev_line(line) == want_dev:
+            if line_split(line) == split:
                 yield corpus_file, line

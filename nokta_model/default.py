@@ -18,14 +18,13 @@ from pathlib import Path
 
 import numpy as np
 
+from .lattice import UNK, Position, line_rankings, sentence_positions
 from .neural.candidates import free_positions
 from .neural.restorer import NeuralRestorer, load_neural_restorer
-from .ngram.decoder import Position, score_windows, sentence_positions
-from .ngram.lm import UNK
 from .ngram.model import NgramRestorer
-from .ngram.words import MAX_MASK_BITS, spelling_mask, token_key, token_spans
 from .restorer import Ranking, Restorer
 from .spans import Span
+from .words import MAX_MASK_BITS, spelling_mask, token_key, token_spans
 
 UNSEEN_ALTERNATIVES = 4
 UNSEEN_CONTEXT = 48  # letters of context the network sees either side of an unseen word
@@ -52,15 +51,15 @@ class HybridRestorer(Restorer):
     def rank(self, lines: list[str], spans: list[list[Span]], with_scores: bool) -> list[list[Ranking]]:
         tokens = [token_spans(word_spans, line) for word_spans, line in zip(spans, lines)]
         texts = [line[t.start : t.end] for line, line_tokens in zip(lines, tokens) for t in line_tokens]
-        found = iter(self.ngram._positions(texts))
+        found = iter(self.ngram.candidates(texts))
         lexicon = [list(islice(found, len(line_tokens))) for line_tokens in tokens]
         probabilities = self._probabilities(lines, tokens, lexicon)
         sentences = [
             sentence_positions([self._position(line, t, known, p) for t, known in zip(line_tokens, line_lexicon)])
             for line, line_tokens, line_lexicon, p in zip(lines, tokens, lexicon, probabilities)
         ]
-        scores = score_windows(self.ngram.model, sentences)
-        return [self.ngram._rank_line(*parts, with_scores) for parts in zip(lines, spans, tokens, sentences, scores)]
+        scores = self.ngram.arc_scores(sentences)
+        return [line_rankings(*parts, with_scores) for parts in zip(lines, spans, tokens, sentences, scores)]
 
     def _probabilities(
         self, lines: list[str], tokens: list[list[Span]], lexicon: list[list[Position]]
@@ -84,7 +83,7 @@ class HybridRestorer(Restorer):
     def _position(self, line: str, token: Span, lexicon: Position, p: np.ndarray | None) -> Position:
         text = line[token.start : token.end]
         free = np.flatnonzero(free_positions(text)[:MAX_MASK_BITS])
-        unseen = _unseen(lexicon)
+        unseen = lexicon.unseen
         if p is None or not len(free) or not (unseen or self.settings.weight > 0):
             return lexicon
         key = lexicon.key or token_key(text)
@@ -111,7 +110,7 @@ class HybridRestorer(Restorer):
     def _counted_probabilities(self, key: str, text: str) -> dict[int, float]:
         """The count-based model's letter probabilities for an unseen word."""
         typed = spelling_mask(key, text) or 0
-        fixed = self.ngram._stem_letters(key, typed)
+        fixed = self.ngram.stem_letters(key, typed)
         fixed.update((pos, True) for pos in range(len(key)) if typed >> pos & 1)
         return self.ngram.model.chars.twin_probabilities(key, fixed)
 
@@ -125,7 +124,7 @@ def _windows(line: str, tokens: list[Span], positions: list[Position]) -> list[t
     """Merged spans of ``UNSEEN_CONTEXT`` letters either side of each unseen word."""
     merged: list[tuple[int, int]] = []
     for token, position in zip(tokens, positions):
-        if not _unseen(position):
+        if not position.unseen:
             continue
         start, end = max(0, token.start - UNSEEN_CONTEXT), min(len(line), token.end + UNSEEN_CONTEXT)
         if merged and start <= merged[-1][1]:
@@ -133,10 +132,6 @@ def _windows(line: str, tokens: list[Span], positions: list[Position]) -> list[t
         else:
             merged.append((start, end))
     return merged
-
-
-def _unseen(position: Position) -> bool:
-    return all(i == UNK for i in position.ids)
 
 
 def load_default_restorer(path: Path | None = None, device: str = "auto") -> Restorer:

@@ -83,16 +83,41 @@ def _ratio(part: int, whole: int) -> float:
 
 def evaluate(restorer: Restorer, gold_lines: Sequence[str]) -> Metrics:
     """Restore the ASCII form of ``gold_lines`` and score the output against them."""
-    gold = [fold_circumflex(line) for line in gold_lines]
-    inputs = [asciify(line) for line in gold]
+    inputs = ascii_inputs(gold_lines)
     started = time.perf_counter()
-    outputs = []
-    for start in range(0, len(inputs), BATCH_LINES):
-        outputs.extend(restorer.restore(inputs[start : start + BATCH_LINES]))
-    metrics = Metrics(seconds=time.perf_counter() - started)
-    for gold_line, input_line, output_line in zip(gold, inputs, outputs):
+    outputs = restore_all(restorer, inputs)
+    return score(gold_lines, outputs, seconds=time.perf_counter() - started)
+
+
+def ascii_inputs(gold_lines: Sequence[str]) -> list[str]:
+    """What the restorer is given: the gold text typed without Turkish letters."""
+    return [asciify(fold_circumflex(line)) for line in gold_lines]
+
+
+def restore_all(restorer: Restorer, lines: Sequence[str]) -> list[str]:
+    outputs: list[str] = []
+    for start in range(0, len(lines), BATCH_LINES):
+        outputs.extend(restorer.restore(lines[start : start + BATCH_LINES]))
+    return outputs
+
+
+def score(gold_lines: Sequence[str], outputs: Sequence[str], seconds: float = 0.0) -> Metrics:
+    """Metrics of ``outputs`` restored from ``ascii_inputs(gold_lines)``; any restorer's, even another program's."""
+    gold = [fold_circumflex(line) for line in gold_lines]
+    metrics = Metrics(seconds=seconds)
+    for gold_line, input_line, output_line in zip(gold, ascii_inputs(gold_lines), outputs, strict=True):
         score_line(metrics, gold_line, input_line, output_line)
     return metrics
+
+
+def changed_words(written: Sequence[str], outputs: Sequence[str]) -> tuple[int, int]:
+    """(words changed, words) when correctly written text is fed as written."""
+    changed = total = 0
+    for line, output in zip(written, outputs, strict=True):
+        for match in _WORD_RE.finditer(line):
+            total += 1
+            changed += output[match.start() : match.end()] != match.group()
+    return changed, total
 
 
 def score_line(metrics: Metrics, gold: str, ascii_input: str, output: str) -> None:

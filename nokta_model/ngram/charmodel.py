@@ -18,8 +18,8 @@ from collections.abc import Iterable
 import numpy as np
 
 from ..alphabet import LOWER_TWIN
+from ..words import ambiguous_positions, spell
 from .tables import SortedTable, string_hash
-from .words import ambiguous_positions, spell
 
 #: (left, right) window sizes, longest first.
 WINDOWS = (

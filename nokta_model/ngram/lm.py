@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..lattice import UNK
 from .charmodel import CharModel
 from .tables import ID_BITS, SortedTable, hash_all
 
-BOS, EOS, UNK = 0, 1, 2
 FIRST_WORD_ID = 3
 BACKOFF = 0.4
 _LOG_BACKOFF = np.log(BACKOFF)

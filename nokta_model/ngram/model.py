@@ -7,12 +7,13 @@ import threading
 from itertools import islice
 from pathlib import Path
 
+from ..lattice import UNK, Position, line_rankings, sentence_positions
 from ..restorer import Ranking, Restorer
 from ..spans import Span, word_parts
+from ..words import ambiguous_positions, spelling_mask, token_key, token_spans
+from .arcs import score_windows
 from .artifact import DEFAULT_ARTIFACT, load_model
-from .decoder import Position, decode, score_windows, sentence_positions
-from .lm import UNK, LanguageModel
-from .words import ambiguous_positions, spell, spelling_mask, token_key, token_spans
+from .lm import LanguageModel
 
 MAX_UNSEEN_ALTERNATIVES = 4
 MIN_STEM = 3  # shortest known prefix trusted to spell an unseen word's stem
@@ -50,16 +51,17 @@ class NgramRestorer(Restorer):
     def rank(self, lines: list[str], spans: list[list[Span]], with_scores: bool) -> list[list[Ranking]]:
         tokens = [token_spans(word_spans, line) for word_spans, line in zip(spans, lines)]
         texts = [line[t.start : t.end] for line, line_tokens in zip(lines, tokens) for t in line_tokens]
-        candidates = iter(self._positions(texts))
+        candidates = iter(self.candidates(texts))
         sentences = [sentence_positions(list(islice(candidates, len(t)))) for t in tokens]
-        scores = score_windows(self.model, sentences)
-        return [
-            self._rank_line(line, line_spans, line_tokens, positions, line_scores, with_scores)
-            for line, line_spans, line_tokens, positions, line_scores in zip(lines, spans, tokens, sentences, scores)
-        ]
+        scores = self.arc_scores(sentences)
+        return [line_rankings(*parts, with_scores) for parts in zip(lines, spans, tokens, sentences, scores)]
 
-    def _positions(self, texts: list[str]) -> list[Position]:
-        """Lattice slots of tokens; each distinct token text is looked up once."""
+    def arc_scores(self, sentences: list[list[Position]]) -> list[dict]:
+        """Trigram log scores of every arc the decoding of each sentence's lattice needs."""
+        return score_windows(self.model, sentences)
+
+    def candidates(self, texts: list[str]) -> list[Position]:
+        """Lattice slots of (``model_lower``-ed) tokens; each distinct token text is looked up once."""
         with self._cache_lock:
             return self._cached_positions(texts)
 
@@ -82,7 +84,7 @@ class NgramRestorer(Restorer):
 
     def _unseen(self, key: str, typed: int) -> Position:
         """Candidates of a word the lexicon lacks: its longest known stem, then characters."""
-        fixed = self._stem_letters(key, typed)
+        fixed = self.stem_letters(key, typed)
         fixed.update((pos, True) for pos in range(len(key)) if typed >> pos & 1)
         probabilities = self.model.chars.twin_probabilities(key, fixed)
         best = sum(1 << pos for pos, p in probabilities.items() if p > 0.5)
@@ -93,7 +95,7 @@ class NgramRestorer(Restorer):
         emissions = [_log_probability(mask, probabilities) for mask in masks]
         return Position([UNK] * len(masks), emissions, masks=masks, key=key)
 
-    def _stem_letters(self, key: str, typed: int) -> dict[int, bool]:
+    def stem_letters(self, key: str, typed: int) -> dict[int, bool]:
         """Spelling of the ambiguous letters of the longest known prefix of ``key``."""
         lexicon = self.model.lexicon
         prefixes = [key[:end] for end in range(len(key) - 1, MIN_STEM - 1, -1)]
@@ -104,19 +106,6 @@ class NgramRestorer(Restorer):
                 return {pos: bool(masks[0] >> pos & 1) for pos in ambiguous_positions(prefix)}
         return {}
 
-    def _rank_line(self, line, word_spans, tokens, positions, scores, with_scores) -> list[Ranking]:
-        best, marginals = decode(positions, scores, with_scores)
-        choices = {}
-        for index, token in enumerate(tokens, start=2):
-            position = positions[index]
-            if with_scores:
-                shares = _softmax(marginals[index])
-                ranked = sorted(zip(position.masks, shares), key=lambda ms: -ms[1])
-            else:
-                ranked = [(position.masks[best[index]], 1.0)]
-            choices[token.start] = (token, [(spell(position.key, mask), share) for mask, share in ranked])
-        return [_word_ranking(line, span, choices) for span in word_spans]
-
 
 def _plausible(ids: list[int], counts) -> list[int]:
     """Drop spellings so much rarer than the most frequent one that no context could save them."""
@@ -126,31 +115,5 @@ def _plausible(ids: list[int], counts) -> list[int]:
     return [i for i in ids if counts[i] >= floor]
 
 
-def _word_ranking(line: str, span: Span, choices: dict) -> Ranking:
-    """Rank a word's spellings from its tokens': the best of each, then one change at a time."""
-    first = choices[span.start]
-    if first[0].end == span.end:  # a word of one token
-        return first[1]
-    parts = [choices[start] for start in sorted(choices) if span.start <= start < span.end]
-    base = list(line[span.start : span.end])
-    for token, ranking in parts:
-        base[token.start - span.start : token.end - span.start] = ranking[0][0]
-    best_share = math.prod(ranking[0][1] for _, ranking in parts)
-    result = [("".join(base), best_share)]
-    for token, ranking in parts:
-        for spelling, share in ranking[1:]:
-            variant = list(base)
-            variant[token.start - span.start : token.end - span.start] = spelling
-            result.append(("".join(variant), best_share / max(ranking[0][1], 1e-12) * share))
-    return sorted(result, key=lambda item: -item[1])
-
-
 def _log_probability(mask: int, probabilities: dict[int, float]) -> float:
     return sum(math.log(max(p if mask >> pos & 1 else 1 - p, 1e-9)) for pos, p in probabilities.items())
-
-
-def _softmax(values: list[float]) -> list[float]:
-    top = max(values)
-    exps = [math.exp(v - top) for v in values]
-    total = sum(exps)
-    return [e / total for e in exps]

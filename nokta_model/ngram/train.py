@@ -20,11 +20,12 @@ import numpy as np
 
 from ..alphabet import tr_lower
 from ..corpus import LEXICON_FILES, read_lines, split_lines
+from ..lattice import BOS, EOS, UNK
 from ..spans import word_spans
+from ..words import spelling_mask, token_key, token_spans
 from .charmodel import CharModel
-from .lm import BOS, EOS, FIRST_WORD_ID, UNK, LanguageModel, Lexicon
+from .lm import FIRST_WORD_ID, LanguageModel, Lexicon
 from .tables import ID_BITS, MAX_ID, SortedTable, hash_all, pack
-from .words import spelling_mask, token_key, token_spans
 
 LIST_BONUS = 0.5  # pseudo-count of a spelling attested only in a word list
 MIN_TRIGRAM_COUNT = 2  # rarer trigrams are left to the bigram level

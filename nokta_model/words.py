@@ -7,8 +7,8 @@ stored as a bit mask of the positions that take the Turkish twin letter.
 
 from __future__ import annotations
 
-from ..alphabet import AMBIGUOUS_LOWER, LOWER_TWIN, fold_key
-from ..spans import Span, word_parts
+from .alphabet import AMBIGUOUS_LOWER, LOWER_TWIN, fold_key
+from .spans import Span, word_parts
 
 MAX_MASK_BITS = 62  # longer words keep only spellings that differ in their first 62 letters
 

@@ -1,20 +1,29 @@
-"""Viterbi decoding of a sentence's candidate lattice under the trigram model.
+"""The candidate lattice of a line: its slots, Viterbi decoding and word rankings.
 
-Positions are ``<s> <s> w1 … wn </s>``; each has candidate word ids and an emission
-log score (zero for lexicon words, the character model's log probability for unseen
-ones). A state is the pair of choices at the last two positions. Only windows that
-touch a position with more than one candidate are scored: the rest add the same
-amount to every path. Max-marginals (forward + backward best scores) give each
-candidate's share, which is the confidence reported for it.
+Positions are ``<s> <s> w1 … wn </s>``; each holds candidate spellings (word ids of
+the count-based lexicon, ``UNK`` for spellings it lacks, and a bit mask over the
+token's ASCII key) and an emission log score per candidate. Arcs are trigram windows:
+their scores come from a language model (``arc_scores`` of the count-based backend)
+as a dict keyed by ``(end, u, v, w)``. A state is the pair of choices at the last two
+positions. Only windows that touch a position with more than one candidate are
+scored: the rest add the same amount to every path. Max-marginals (forward + backward
+best scores) give each candidate's share, which is the confidence reported for it.
+
+Every backend that decodes a lattice (count-based, the default) shares this module.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from .lm import BOS, EOS, LanguageModel
+from .restorer import Ranking
+from .spans import Span
+from .words import spell
+
+BOS, EOS, UNK = 0, 1, 2  # word ids of the sentence padding and of spellings no lexicon has
 
 
 @dataclass
@@ -29,39 +38,19 @@ class Position:
     def emission(self, choice: int) -> float:
         return self.emissions[choice] if self.emissions else 0.0
 
+    @property
+    def unseen(self) -> bool:
+        """No candidate is a spelling the lexicon has."""
+        return all(i == UNK for i in self.ids)
 
-def _windows(positions: list[Position]) -> list[int]:
+
+def open_windows(positions: list[Position]) -> list[int]:
     """Ends of the trigram windows whose score can differ between paths."""
     open_windows = set()
     for end, position in enumerate(positions):
         if len(position.ids) > 1:
             open_windows.update(e for e in (end, end + 1, end + 2) if 2 <= e < len(positions))
     return sorted(open_windows)
-
-
-def window_queries(positions: list[Position]) -> list[tuple[int, int, int, int]]:
-    """(window end, u, v, w) for every trigram a decode of these positions scores."""
-    queries = []
-    for end in _windows(positions):
-        for u in positions[end - 2].ids:
-            for v in positions[end - 1].ids:
-                queries.extend((end, u, v, w) for w in positions[end].ids)
-    return queries
-
-
-def score_windows(lm: LanguageModel, sentences: list[list[Position]]) -> list[dict]:
-    """Trigram log scores for each sentence, keyed by (end, u, v, w); one batched lookup."""
-    per_sentence = [window_queries(p) for p in sentences]
-    flat = [q for queries in per_sentence for q in queries]
-    if not flat:
-        return [{} for _ in sentences]
-    ids = np.array([q[1:] for q in flat], dtype=np.int64)
-    scores = lm.log_scores(ids[:, 0], ids[:, 1], ids[:, 2]).tolist()
-    result, start = [], 0
-    for queries in per_sentence:
-        result.append(dict(zip(queries, scores[start : start + len(queries)])))
-        start += len(queries)
-    return result
 
 
 def sentence_positions(words: list[Position]) -> list[Position]:
@@ -76,7 +65,7 @@ def decode(positions: list[Position], scores: dict, with_marginals: bool) -> tup
     """
     best = [0] * len(positions)
     marginals = [[0.0] * len(p.ids) for p in positions] if with_marginals else []
-    for first, last in _runs(_windows(positions)):
+    for first, last in _runs(open_windows(positions)):
         forward, back = _forward(positions, scores, first, last)
         state = max(forward[last], key=forward[last].get)
         for end in range(last, first - 1, -1):
@@ -131,3 +120,51 @@ def _marginals(positions, scores, forward, first: int, last: int, marginals: lis
                     value = after + _transition(positions, scores, end, a, b, c)
                     earlier[(a, b)] = max(earlier.get((a, b), -np.inf), value)
         backward = earlier
+
+
+def line_rankings(
+    line: str,
+    word_spans: list[Span],
+    tokens: list[Span],
+    positions: list[Position],
+    scores: dict,
+    with_scores: bool,
+) -> list[Ranking]:
+    """Decode a line's lattice and rank every word's spellings, best first."""
+    best, marginals = decode(positions, scores, with_scores)
+    choices = {}
+    for index, token in enumerate(tokens, start=2):
+        position = positions[index]
+        if with_scores:
+            shares = _softmax(marginals[index])
+            ranked = sorted(zip(position.masks, shares), key=lambda ms: -ms[1])
+        else:
+            ranked = [(position.masks[best[index]], 1.0)]
+        choices[token.start] = (token, [(spell(position.key, mask), share) for mask, share in ranked])
+    return [_word_ranking(line, span, choices) for span in word_spans]
+
+
+def _word_ranking(line: str, span: Span, choices: dict) -> Ranking:
+    """Rank a word's spellings from its tokens': the best of each, then one change at a time."""
+    first = choices[span.start]
+    if first[0].end == span.end:  # a word of one token
+        return first[1]
+    parts = [choices[start] for start in sorted(choices) if span.start <= start < span.end]
+    base = list(line[span.start : span.end])
+    for token, ranking in parts:
+        base[token.start - span.start : token.end - span.start] = ranking[0][0]
+    best_share = math.prod(ranking[0][1] for _, ranking in parts)
+    result = [("".join(base), best_share)]
+    for token, ranking in parts:
+        for spelling, share in ranking[1:]:
+            variant = list(base)
+            variant[token.start - span.start : token.end - span.start] = spelling
+            result.append(("".join(variant), best_share / max(ranking[0][1], 1e-12) * share))
+    return sorted(result, key=lambda item: -item[1])
+
+
+def _softmax(values: list[float]) -> list[float]:
+    top = max(values)
+    exps = [math.exp(v - top) for v in values]
+    total = sum(exps)
+    return [e / total for e in exps]

@@ -1,0 +1,119 @@
+"""Every backend beside the rule-based table, on the evaluation text and on each corpus file's dev split.
+
+    python -m bench.compare [--backends ngram default] [--dev-only] [--out bench/results/compare]
+
+For each text: word accuracy, ambiguous-word accuracy, ambiguous-letter accuracy and word
+errors of the restored ASCII input, and the share of words changed when the correct text
+is fed as written. The rule-based table (../shared/anchors/rule_table) runs as a separate
+process on the same input. Dev lines are never trained on (nokta_model.corpus).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from nokta_model.backends import load_restorer
+from nokta_model.corpus import TRAIN_FILES, default_corpus_dir, split_lines
+from nokta_model.evaluate import ascii_inputs, changed_words, restore_all, score
+
+ROOT = Path(__file__).resolve().parent
+SHARED = ROOT.parent.parent / "shared"
+RULE_TABLE = SHARED / "anchors" / "rule_table" / "restore.py"
+TABLE = "rule table"
+
+
+def texts(dev_only: bool) -> dict[str, list[str]]:
+    """Evaluation texts by name: vikipedi_test, then each corpus file's dev lines, then all dev lines."""
+    chosen: dict[str, list[str]] = {}
+    if not dev_only:
+        chosen["vikipedi_test"] = (SHARED / "bench" / "vikipedi_test.txt").read_text(encoding="utf-8").splitlines()
+    by_file: dict[str, list[str]] = defaultdict(list)
+    for corpus_file, line in split_lines(default_corpus_dir(), "dev"):
+        by_file[corpus_file.name].append(line)
+    chosen.update(by_file)
+    chosen["dev (all files)"] = [line for lines in by_file.values() for line in lines]
+    human = {f.name for f in TRAIN_FILES if f.human}
+    chosen["dev (human-written)"] = [line for name, lines in by_file.items() if name in human for line in lines]
+    return chosen
+
+
+def run_rule_table(lines: list[str]) -> tuple[list[str], float]:
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, str(RULE_TABLE)], input="\n".join(lines) + "\n", capture_output=True, text=True, check=True
+    )
+    return done.stdout.split("\n")[: len(lines)], time.perf_counter() - started
+
+
+def measure(restore, gold: list[str]) -> dict:
+    outputs, seconds = restore(ascii_inputs(gold))
+    metrics = score(gold, outputs, seconds)
+    fed_as_written, _ = restore(gold)
+    changed, words = changed_words(gold, fed_as_written)
+    return {
+        "word_acc": metrics.word_accuracy,
+        "ambiguous_word_acc": metrics.ambiguous_word_accuracy,
+        "letter_acc": metrics.letter_accuracy,
+        "word_errors": metrics.words - metrics.words_correct,
+        "words": metrics.words,
+        "changed_when_correct": changed / words if words else 0.0,
+        "chars_per_second": metrics.chars_per_second,
+    }
+
+
+def restorer_runner(backend: str):
+    restorer = load_restorer(backend)
+
+    def restore(lines: list[str]) -> tuple[list[str], float]:
+        started = time.perf_counter()
+        outputs = restore_all(restorer, lines)
+        return outputs, time.perf_counter() - started
+
+    return restore
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--backends", nargs="+", default=["ngram", "default"])
+    parser.add_argument("--dev-only", action="store_true", help="skip vikipedi_test")
+    parser.add_argument("--out", type=Path, default=ROOT / "results" / "compare")
+    args = parser.parse_args()
+    chosen = texts(args.dev_only)
+    runners = {TABLE: run_rule_table} | {b: restorer_runner(b) for b in args.backends}
+    results = {name: {system: measure(run, gold) for system, run in runners.items()} for name, gold in chosen.items()}
+    report = {
+        "date": datetime.date.today().isoformat(),
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
+        "results": results,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.with_suffix(".json").write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n")
+    args.out.with_suffix(".md").write_text(markdown(report, list(runners)))
+    print(markdown(report, list(runners)))
+
+
+def markdown(report: dict, systems: list[str]) -> str:
+    header = (
+        "| text | words | " + " | ".join(f"{s}: word acc / amb-word acc / errors / changed" for s in systems) + " |"
+    )
+    rows = [f"{report['date']}, {report['machine']}", "", header, "|---|---:|" + "---:|" * len(systems)]
+    for name, by_system in report["results"].items():
+        cells = [
+            f"{m['word_acc']:.4f} / {m['ambiguous_word_acc']:.4f} / {m['word_errors']} / {m['changed_when_correct']:.2%}"
+            for m in (by_system[s] for s in systems)
+        ]
+        rows.append(f"| {name} | {by_system[systems[0]]['words']:,} | " + " | ".join(cells) + " |")
+    return "\n".join(rows) + "\n"
+
+
+if __name__ == "__main__":
+    main()

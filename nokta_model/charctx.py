@@ -1,0 +1,165 @@
+"""Cross-word character contexts: P(Turkish twin) of each ambiguous letter from the
+ASCII letters around it, across spaces and punctuation, learned by counting.
+
+In the spirit of Yuret & de la Maza's decision lists (2006), but counted rather than
+searched: for every ambiguous letter of the training text, the windows of
+``(left, right)`` characters around it along ``CHAIN`` (nested, each one letter longer
+than the one before) are counted as "plain" or "twin". At restore time the estimate
+starts at the letter's prior and walks up the chain, each seen window pulling the
+estimate towards its own counts with Dirichlet smoothing (``SMOOTHING``), so a long
+window seen twice moves it little and one seen a thousand times decides. Everything
+is vectorised over whole batches of text: windows are hashed with a polynomial
+rolling hash over code points and looked up in a sorted table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from .alphabet import AMBIGUOUS_LOWER, LOWER_TWIN, asciify, tr_lower
+from .ngram.tables import SortedTable
+
+#: Nested (left, right) windows around the letter, shortest first.
+CHAIN = ((1, 1), (2, 1), (2, 2), (3, 2), (3, 3), (4, 3), (4, 4), (5, 4), (5, 5), (6, 5), (6, 6), (7, 7))
+PAD = 8  # separator characters between lines: no window reaches into the next line
+SMOOTHING = 3.0
+MIN_COUNT = 2  # windows seen fewer times are not stored
+_SEPARATOR = 2  # code point used for padding (never in text)
+_BASE = np.uint64(0x100000001B3)
+_TWINS = frozenset(LOWER_TWIN.values())
+_AMBIGUOUS_CODES = np.array([ord(c) for c in AMBIGUOUS_LOWER], dtype=np.uint32)
+
+
+def _codes(lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Code points of the lines joined with padding, and each line's start offset."""
+    pad = chr(_SEPARATOR) * PAD
+    joined = pad + pad.join(lines) + pad
+    codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+    lengths = np.array([len(line) + PAD for line in lines], dtype=np.int64)
+    starts = PAD + np.concatenate([[0], np.cumsum(lengths)[:-1]]) if lines else np.zeros(0, dtype=np.int64)
+    return codes, starts
+
+
+def _window_hashes(codes: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """Hash of every ``CHAIN`` window around each position: shape (len(positions), len(CHAIN))."""
+    values = codes.astype(np.uint64)
+    prefix = np.zeros(len(values) + 1, dtype=np.uint64)
+    powers = np.ones(2 * max(max(w) for w in CHAIN) + 2, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for i in range(1, len(powers)):
+            powers[i] = powers[i - 1] * _BASE
+        # prefix[i + 1] = prefix[i] * B + values[i], mod 2**64, by doubling steps
+        prefix[1:] = values
+        _polynomial_prefix(prefix)
+        out = np.empty((len(positions), len(CHAIN)), dtype=np.uint64)
+        for column, (left, right) in enumerate(CHAIN):
+            start, end = positions - left, positions + right + 1
+            window = prefix[end] - prefix[start] * powers[left + right + 1]
+            out[:, column] = _mix(window ^ np.uint64(column * 0x9E3779B97F4A7C15 % 2**64))
+    return (out >> np.uint64(1)).astype(np.int64)
+
+
+def _polynomial_prefix(prefix: np.ndarray) -> None:
+    """In place: prefix[i] = sum_{j<i} values[j] * B**(i-1-j), given prefix[1:] = values."""
+    length, shift, power = len(prefix), 1, _BASE
+    while shift < length:
+        prefix[shift:] = prefix[shift:] + prefix[:-shift] * power
+        power = power * power
+        shift *= 2
+
+
+def _mix(x: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser: spreads the bits of a polynomial hash."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+class ContextModel:
+    """Sorted table: window hash -> (times plain, times twin); priors per ambiguous letter."""
+
+    def __init__(self, table: SortedTable, priors: np.ndarray):
+        self.table = table
+        self.priors = priors  # code point -> P(twin) of that ambiguous letter, no context
+
+    @classmethod
+    def count(cls, weighted_lines: Iterable[tuple[str, int]], batch_chars: int = 4_000_000) -> ContextModel:
+        """Count windows over correctly written lines, each line counted ``weight`` times."""
+        parts, batch, size = [], [], 0
+        for line, weight in weighted_lines:
+            batch.append((line, weight))
+            size += len(line)
+            if size >= batch_chars:
+                parts.append(_merge([*parts[-1:], _count_batch(batch)]))
+                del parts[:-1]
+                batch, size = [], 0
+        if batch:
+            parts.append(_count_batch(batch))
+        return cls.from_counts(_merge(parts))
+
+    @classmethod
+    def from_counts(cls, counted: tuple[np.ndarray, np.ndarray, np.ndarray]) -> ContextModel:
+        hashes, plain, twin = counted
+        keep = plain + twin >= MIN_COUNT
+        table = SortedTable(hashes[keep], np.stack([plain[keep], twin[keep]], axis=1).astype(np.uint32))
+        return cls(table, _priors(table))
+
+    def twin_probabilities(self, lines: list[str]) -> list[np.ndarray]:
+        """P(twin) at every position of each ``model_lower``-ed line (NaN where not ambiguous)."""
+        folded = [asciify(line) for line in lines]
+        codes, starts = _codes(folded)
+        positions = np.flatnonzero(np.isin(codes, _AMBIGUOUS_CODES))
+        probabilities = np.full(len(codes), np.nan)
+        if len(positions):
+            probabilities[positions] = self._estimate(codes, positions)
+        return [probabilities[start : start + len(line)] for start, line in zip(starts.tolist(), folded)]
+
+    def _estimate(self, codes: np.ndarray, positions: np.ndarray) -> np.ndarray:
+        estimate = self.priors[codes[positions]]
+        counts = self.table.get(_window_hashes(codes, positions).ravel(), default=0).reshape(len(positions), -1, 2)
+        for column in range(len(CHAIN)):
+            plain, twin = counts[:, column, 0].astype(np.float64), counts[:, column, 1].astype(np.float64)
+            estimate = (twin + SMOOTHING * estimate) / (plain + twin + SMOOTHING)
+        return estimate
+
+
+def _count_batch(batch: list[tuple[str, int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    lowered = [tr_lower(line) for line, _ in batch]
+    codes, starts = _codes([asciify(line) for line in lowered])
+    gold, _ = _codes(lowered)
+    weights = np.zeros(len(codes), dtype=np.int64)
+    for start, (line, weight) in zip(starts.tolist(), batch):
+        weights[start : start + len(line)] = weight
+    positions = np.flatnonzero(np.isin(codes, _AMBIGUOUS_CODES))
+    is_twin = np.isin(gold[positions], np.array([ord(c) for c in _TWINS], dtype=np.uint32))
+    hashes = _window_hashes(codes, positions)
+    prior_hashes = -(codes[positions].astype(np.int64) + 1)  # negative keys: the letter's prior, no context
+    all_hashes = np.concatenate([hashes.ravel(), prior_hashes])
+    all_twin = np.concatenate([np.repeat(is_twin, len(CHAIN)), is_twin])
+    all_weights = np.concatenate([np.repeat(weights[positions], len(CHAIN)), weights[positions]])
+    unique, inverse = np.unique(all_hashes, return_inverse=True)
+    total = np.bincount(inverse, weights=all_weights, minlength=len(unique))
+    twin = np.bincount(inverse, weights=all_weights * all_twin, minlength=len(unique))
+    return unique, total - twin, twin
+
+
+def _merge(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    hashes = np.concatenate([p[0] for p in parts])
+    plain = np.concatenate([p[1] for p in parts])
+    twin = np.concatenate([p[2] for p in parts])
+    unique, inverse = np.unique(hashes, return_inverse=True)
+    return (
+        unique,
+        np.bincount(inverse, weights=plain, minlength=len(unique)),
+        np.bincount(inverse, weights=twin, minlength=len(unique)),
+    )
+
+
+def _priors(table: SortedTable) -> np.ndarray:
+    """Code point (below 128) -> P(twin) of that ambiguous letter, from the prior rows (negative keys)."""
+    counts = table.get(-(_AMBIGUOUS_CODES.astype(np.int64) + 1), default=0).astype(np.float64)
+    priors = np.full(128, 0.5)
+    priors[_AMBIGUOUS_CODES] = (counts[:, 1] + 0.5) / (counts.sum(axis=1) + 1.0)
+    return priors
