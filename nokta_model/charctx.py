@@ -15,17 +15,22 @@ rolling hash over code points and looked up in a sorted table.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from .alphabet import AMBIGUOUS_LOWER, LOWER_TWIN, asciify, tr_lower
+from .errors import ModelFileError
 from .ngram.tables import SortedTable
+from .npz import ArchiveFormat, load_archive, save_archive
 
 #: Nested (left, right) windows around the letter, shortest first.
 CHAIN = ((1, 1), (2, 1), (2, 2), (3, 2), (3, 3), (4, 3), (4, 4), (5, 4), (5, 5), (6, 5), (6, 6), (7, 7))
 PAD = 8  # separator characters between lines: no window reaches into the next line
 SMOOTHING = 3.0
 MIN_COUNT = 2  # windows seen fewer times are not stored
+MIN_LOGIT_CHANGE = 0.5  # nor windows that move the estimate less than this (log-odds)
 _SEPARATOR = 2  # code point used for padding (never in text)
 _BASE = np.uint64(0x100000001B3)
 _TWINS = frozenset(LOWER_TWIN.values())
@@ -100,10 +105,11 @@ class ContextModel:
         return cls.from_counts(_merge(parts))
 
     @classmethod
-    def from_counts(cls, counted: tuple[np.ndarray, np.ndarray, np.ndarray]) -> ContextModel:
-        hashes, plain, twin = counted
-        keep = plain + twin >= MIN_COUNT
-        table = SortedTable(hashes[keep], np.stack([plain[keep], twin[keep]], axis=1).astype(np.uint32))
+    def from_counts(cls, counts: _Counts) -> ContextModel:
+        keep = _pruned(counts)
+        table = SortedTable(
+            counts.hashes[keep], np.stack([counts.plain[keep], counts.twin[keep]], axis=1).astype(np.uint32)
+        )
         return cls(table, _priors(table))
 
     def twin_probabilities(self, lines: list[str]) -> list[np.ndarray]:
@@ -125,7 +131,19 @@ class ContextModel:
         return estimate
 
 
-def _count_batch(batch: list[tuple[str, int]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+@dataclass
+class _Counts:
+    """Counted windows: hash, times plain, times twin, the hash of the window one step
+    shorter on the chain (the letter's prior row for the first), and the chain step."""
+
+    hashes: np.ndarray
+    plain: np.ndarray
+    twin: np.ndarray
+    parents: np.ndarray
+    steps: np.ndarray
+
+
+def _count_batch(batch: list[tuple[str, int]]) -> _Counts:
     lowered = [tr_lower(line) for line, _ in batch]
     codes, starts = _codes([asciify(line) for line in lowered])
     gold, _ = _codes(lowered)
@@ -134,27 +152,47 @@ def _count_batch(batch: list[tuple[str, int]]) -> tuple[np.ndarray, np.ndarray, 
         weights[start : start + len(line)] = weight
     positions = np.flatnonzero(np.isin(codes, _AMBIGUOUS_CODES))
     is_twin = np.isin(gold[positions], np.array([ord(c) for c in _TWINS], dtype=np.uint32))
-    hashes = _window_hashes(codes, positions)
-    prior_hashes = -(codes[positions].astype(np.int64) + 1)  # negative keys: the letter's prior, no context
-    all_hashes = np.concatenate([hashes.ravel(), prior_hashes])
-    all_twin = np.concatenate([np.repeat(is_twin, len(CHAIN)), is_twin])
-    all_weights = np.concatenate([np.repeat(weights[positions], len(CHAIN)), weights[positions]])
-    unique, inverse = np.unique(all_hashes, return_inverse=True)
-    total = np.bincount(inverse, weights=all_weights, minlength=len(unique))
-    twin = np.bincount(inverse, weights=all_weights * all_twin, minlength=len(unique))
-    return unique, total - twin, twin
+    priors = -(codes[positions].astype(np.int64) + 1)  # negative keys: the letter's prior, no context
+    chain = np.concatenate([priors[:, None], _window_hashes(codes, positions)], axis=1)
+    steps = np.broadcast_to(np.arange(-1, len(CHAIN), dtype=np.int8), chain.shape)
+    parents = np.concatenate([priors[:, None], chain[:, :-1]], axis=1)
+    return _summed(
+        chain.ravel(),
+        np.repeat(weights[positions] * ~is_twin, chain.shape[1]).astype(np.float64),
+        np.repeat(weights[positions] * is_twin, chain.shape[1]).astype(np.float64),
+        parents.ravel(),
+        steps.ravel(),
+    )
 
 
-def _merge(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    hashes = np.concatenate([p[0] for p in parts])
-    plain = np.concatenate([p[1] for p in parts])
-    twin = np.concatenate([p[2] for p in parts])
-    unique, inverse = np.unique(hashes, return_inverse=True)
-    return (
+def _summed(hashes, plain, twin, parents, steps) -> _Counts:
+    unique, first, inverse = np.unique(hashes, return_index=True, return_inverse=True)
+    return _Counts(
         unique,
         np.bincount(inverse, weights=plain, minlength=len(unique)),
         np.bincount(inverse, weights=twin, minlength=len(unique)),
+        parents[first],
+        steps[first],
     )
+
+
+def _merge(parts: list[_Counts]) -> _Counts:
+    return _summed(*(np.concatenate([getattr(p, name) for p in parts]) for name in _Counts.__dataclass_fields__))
+
+
+def _pruned(counts: _Counts) -> np.ndarray:
+    """Which windows to store: seen ``MIN_COUNT`` times, and moving the estimate of the
+    window one step shorter by more than ``MIN_LOGIT_CHANGE`` (else it adds nothing)."""
+    total = counts.plain + counts.twin
+    parent_rows = np.searchsorted(counts.hashes, counts.parents)
+    estimate = np.zeros(len(total))
+    for step in range(-1, len(CHAIN)):
+        rows = np.flatnonzero(counts.steps == step)
+        prior = 0.5 if step < 0 else estimate[parent_rows[rows]]
+        estimate[rows] = (counts.twin[rows] + SMOOTHING * prior) / (total[rows] + SMOOTHING)
+    logit = np.log(estimate + 1e-9) - np.log1p(1e-9 - estimate)
+    moves = np.abs(logit - logit[parent_rows]) > MIN_LOGIT_CHANGE
+    return (counts.steps < 0) | ((total >= MIN_COUNT) & moves)
 
 
 def _priors(table: SortedTable) -> np.ndarray:
@@ -163,3 +201,25 @@ def _priors(table: SortedTable) -> np.ndarray:
     priors = np.full(128, 0.5)
     priors[_AMBIGUOUS_CODES] = (counts[:, 1] + 0.5) / (counts.sum(axis=1) + 1.0)
     return priors
+
+
+DEFAULT_CONTEXT_MODEL = Path(__file__).resolve().parent / "data" / "context.npz"
+ARCHIVE = ArchiveFormat(
+    "nokta-charctx", 1, {"window_hashes": (np.int64, 1), "window_counts": (np.uint32, 2), "priors": (np.float64, 1)}
+)
+
+
+def save_context_model(model: ContextModel, path: Path, info: dict) -> None:
+    arrays = {"window_hashes": model.table.keys, "window_counts": model.table.values, "priors": model.priors}
+    save_archive(ARCHIVE, arrays, path, {"chain": [list(w) for w in CHAIN], "smoothing": SMOOTHING, **info})
+
+
+def load_context_model(path: Path | None = None) -> ContextModel:
+    path = Path(path) if path else DEFAULT_CONTEXT_MODEL
+    meta, arrays = load_archive(ARCHIVE, path)
+    if meta.get("chain") != [list(w) for w in CHAIN] or len(arrays["priors"]) != 128:
+        raise ModelFileError(f"{path}: counted with other context windows than this nokta uses")
+    try:
+        return ContextModel(SortedTable(arrays["window_hashes"], arrays["window_counts"]), arrays["priors"])
+    except ValueError as error:
+        raise ModelFileError(f"{path}: inconsistent tables ({error})") from None

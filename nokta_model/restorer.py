@@ -88,8 +88,32 @@ class Restorer(ABC):
         known = iter(self.attested([model_lower(unicodedata.normalize("NFC", s.replacement)) for s in flat]))
         return [[replace(s, attested=next(known)) for s in line] for line in suggestions]
 
+    def dotted_capitals(self, dotted: list[str], undotted: list[str]) -> list[bool]:
+        """Whether each word typed with a capital I may be spelled ``dotted`` (İ there)
+        rather than ``undotted`` (I kept). Backends with a lexicon say yes only when the
+        dotted spelling is the commoner one, so a foreign name stays as typed (Intel, not
+        İntel) while Istanbul'da becomes İstanbul'da."""
+        return [True] * len(dotted)
+
     def _rank(self, prepared: list[_Line], with_scores: bool) -> list[list[Ranking]]:
-        return self.rank([line.lowered for line in prepared], [line.spans for line in prepared], with_scores)
+        rankings = self.rank([line.lowered for line in prepared], [line.spans for line in prepared], with_scores)
+        return self._keep_undotted_capitals(prepared, rankings)
+
+    def _keep_undotted_capitals(self, prepared: list[_Line], rankings: list[list[Ranking]]) -> list[list[Ranking]]:
+        """Spell i as ı under a typed capital I wherever ``dotted_capitals`` says no."""
+        asked = [
+            (li, wi, ci, _undotted(spelling, line.nfc[span.start : span.end]))
+            for li, line in enumerate(prepared)
+            for wi, span in enumerate(line.spans)
+            if "I" in line.nfc[span.start : span.end]
+            for ci, (spelling, _) in enumerate(rankings[li][wi])
+        ]
+        dotted = [rankings[li][wi][ci][0] for li, wi, ci, _ in asked]
+        allowed = self.dotted_capitals(dotted, [undotted for *_, undotted in asked])
+        for (li, wi, ci, undotted), ok in zip(asked, allowed):
+            if not ok:
+                rankings[li][wi][ci] = (undotted, rankings[li][wi][ci][1])
+        return rankings
 
     @staticmethod
     def _prepare(line: str) -> _Line:
@@ -115,6 +139,9 @@ class Restorer(ABC):
             typed = line.nfc[span.start : span.end]
             if not ranking or not any(ch in AMBIGUOUS for ch in typed):
                 continue
+            # No other spelling can outweigh a best one of probability >= 0.5 that keeps the word as typed.
+            if ranking[0][1] >= 0.5 and restore_letters(typed, ranking[0][0]) == typed:
+                continue
             spelled = _spell_all(typed, ranking)
             best, confidence = spelled[0]
             if best == typed:
@@ -129,6 +156,11 @@ class Restorer(ABC):
                 )
             )
         return suggestions
+
+
+def _undotted(spelling: str, typed: str) -> str:
+    """``spelling`` with ı wherever ``typed`` has a capital I."""
+    return "".join("ı" if ch == "I" and letter == "i" else letter for letter, ch in zip(spelling, typed))
 
 
 def _spell_all(typed: str, ranking: Ranking) -> list[tuple[str, float]]:

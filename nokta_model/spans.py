@@ -3,7 +3,8 @@
 A word is a run of letters (combining marks included) that may carry apostrophe
 suffixes (Ankara'dır, Türkiye’nin) and hyphenated parts (Sened-i). Tokens that are
 URLs, e-mail addresses, paths, numbers or code-like identifiers (snake_case,
-camelCase, dotted.names) yield no words at all.
+camelCase, dotted.names) yield no words at all; dotted initials (M.O., G.Saray) and
+sentences glued at a full stop (gelmisti.Sonra) are prose.
 """
 
 from __future__ import annotations
@@ -32,6 +33,10 @@ _NOT_PROSE_RE = re.compile(
     )
 )
 _PLAIN_TOKEN_RE = re.compile(r"[^\W\d_]+[,.;:!?)\"”]?")
+# Dotted abbreviations and initials (M.O., T.C., G.Saray) and two sentences glued at a
+# full stop (gelmisti.Sonra): prose, although they look like dotted names.
+_INITIALS_RE = re.compile(r"[(\[\"“‘]*(?:[A-ZÇĞİÖŞÜ]\.)+(?:[A-ZÇĞİÖŞÜ][a-zçğıöşü]+)?[,.;:!?)\"”]*")
+_GLUED_SENTENCES_RE = re.compile(r"[(\[\"“‘]*[^\W\d_]*[a-zçğıöşü]{3}\.[A-ZÇĞİÖŞÜ][a-zçğıöşü]+[,.;:!?)\"”]*")
 
 
 class Span(NamedTuple):
@@ -55,7 +60,7 @@ def word_spans(line: str) -> list[Span]:
             end = token.end() - (not text[-1].isalpha())
             spans.append(Span(token.start(), end))
             continue
-        if not is_prose_token(text):
+        if not (is_prose_token(text) or _INITIALS_RE.fullmatch(text) or _GLUED_SENTENCES_RE.fullmatch(text)):
             continue
         offset = token.start()
         spans.extend(Span(offset + m.start(), offset + m.end()) for m in _WORD_RE.finditer(token.group()))

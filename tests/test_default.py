@@ -1,4 +1,4 @@
-"""Hybrid decoding: the count-based lattice with the network's letter probabilities."""
+"""The default: the count-based lattice scored by the context model, the network and the rules."""
 
 from __future__ import annotations
 
@@ -8,14 +8,19 @@ import torch
 from tiny_corpus import write_tiny_corpus
 
 from nokta_model.alphabet import AMBIGUOUS_LOWER
-from nokta_model.default import HybridRestorer, HybridSettings
+from nokta_model.charctx import ContextModel
+from nokta_model.default import DefaultRestorer, Weights
 from nokta_model.neural import NeuralRestorer
 from nokta_model.neural.config import ModelConfig
 from nokta_model.neural.model import CharTagger
 from nokta_model.ngram.model import NgramRestorer
 from nokta_model.ngram.train import train_ngram
 
-TRAIN = ["Yaşa ülkem, yaşa!", "Bu yasa meclisten geçti.", "Yeni yasa yürürlüğe girdi.", "Hava çok güzel bugün."] * 3
+TRAIN = [
+    "Yaşa ülkem, yaşa!", "Bu yasa meclisten geçti.", "Yeni yasa yürürlüğe girdi.", "Hava çok güzel bugün.",
+    "Geldin mi?", "Bu iyi mi?", "Kötü mü?", "Olmuş mu?", "Gol atıldı.", "Dağdaki gölü gördük.",
+] * 3  # fmt: skip
+LEXICON = ["ışık", "mı", "mi", "mu", "mü", "kötü", "golü", "gölü"]
 
 
 class FixedNetwork(NeuralRestorer):
@@ -32,57 +37,106 @@ class FixedNetwork(NeuralRestorer):
 
 @pytest.fixture(scope="module")
 def ngram(tmp_path_factory):
-    root = write_tiny_corpus(tmp_path_factory.mktemp("corpus"), TRAIN, ["ışık"])
+    root = write_tiny_corpus(tmp_path_factory.mktemp("corpus"), TRAIN, LEXICON)
     return NgramRestorer(train_ngram(root, log=lambda _: None))
 
 
-def test_unseen_words_take_the_network_spelling(ngram):
-    hybrid = HybridRestorer(ngram, FixedNetwork(0.9))
-    assert hybrid.restore(["Hava cok guzel, zzgorus."]) == ["Hava çok güzel, zzğörüş."]
+@pytest.fixture(scope="module")
+def context():
+    return ContextModel.count((line, 1) for line in TRAIN)
 
 
-def test_with_weight_zero_the_network_runs_only_for_unseen_words(ngram):
+def default(ngram, context_model, neural, **weights) -> DefaultRestorer:
+    return DefaultRestorer(ngram, context_model, neural, Weights(**weights))
+
+
+def test_unseen_words_take_the_network_spelling(ngram, context):
+    restorer = default(ngram, context, FixedNetwork(0.9), unseen_network=1.0, unseen_counted=0.0)
+    assert restorer.restore(["Hava cok guzel, zzgorus."]) == ["Hava çok güzel, zzğörüş."]
+
+
+def test_with_weight_zero_the_network_runs_only_for_unseen_words(ngram, context):
     network = FixedNetwork(0.9)
-    hybrid = HybridRestorer(ngram, network, HybridSettings(weight=0.0))
-    assert hybrid.restore(["Bu yasa meclisten gecti.", "Hava cok guzel."]) == [
+    restorer = default(ngram, context, network, network=0.0)
+    assert restorer.restore(["Bu yasa meclisten gecti.", "Hava cok guzel."]) == [
         "Bu yasa meclisten geçti.",
         "Hava çok güzel.",
     ]
     assert network.calls == 0
 
 
-def test_a_weighted_network_can_overrule_the_context_among_attested_spellings(ngram):
-    hybrid = HybridRestorer(ngram, FixedNetwork(0.999), HybridSettings(weight=20.0))
-    assert hybrid.restore(["Bu yasa meclisten gecti."]) == ["Bu yaşa meclisten geçti."]
-    plain = HybridRestorer(ngram, FixedNetwork(0.999), HybridSettings(weight=0.0))
+def test_a_weighted_network_can_overrule_the_context_among_attested_spellings(ngram, context):
+    weighted = default(ngram, context, FixedNetwork(0.999), network=20.0, context=0.0)
+    assert weighted.restore(["Bu yasa meclisten gecti."]) == ["Bu yaşa meclisten geçti."]
+    plain = default(ngram, context, FixedNetwork(0.999), network=0.0, context=0.0)
     assert plain.restore(["Bu yasa meclisten gecti."]) == ["Bu yasa meclisten geçti."]
 
 
-def test_hybrid_keeps_the_restorer_invariants(ngram):
+def test_the_default_keeps_the_restorer_invariants(ngram, context):
     torch.manual_seed(0)
-    hybrid = HybridRestorer(ngram, NeuralRestorer(CharTagger(ModelConfig(embed_dim=4, hidden=4))), HybridSettings(0.5))
-    lines = ["YASA cok guzel Istanbul", "IŞIK ve sis, dogru-yanlis x_y www.site.com"]
-    restored = hybrid.restore(lines)
+    network = NeuralRestorer(CharTagger(ModelConfig(embed_dim=4, hidden=4)))
+    restorer = default(ngram, context, network, network=0.5, particle_harmony=1.0, typed_line=1.0)
+    lines = ["YASA cok guzel Istanbul", "IŞIK ve sis, dogru-yanlis x_y www.site.com", "Kotu mu? mı mü"]
+    restored = restorer.restore(lines)
     assert [len(line) for line in restored] == [len(line) for line in lines]
-    assert hybrid.restore(restored) == restored
-    for suggestion in hybrid.suggest(lines)[1]:
+    assert restorer.restore(restored) == restored
+    for suggestion in restorer.suggest(lines)[1]:
         assert suggestion.alternatives[0].text == suggestion.replacement
 
 
-def test_unseen_mix_one_spells_unseen_words_like_the_count_based_model(ngram):
+def test_unseen_counted_alone_spells_unseen_words_like_the_count_based_model(ngram, context):
     lines = ["Hava cok guzel, zzgorus ve sisirgeclik."]
-    counted_only = HybridRestorer(ngram, FixedNetwork(0.9), HybridSettings(weight=0.0, unseen_mix=1.0))
+    counted_only = default(ngram, context, FixedNetwork(0.9), unseen_network=0.0, unseen_counted=1.0)
     assert counted_only.restore(lines) == ngram.restore(lines)
-    assert HybridRestorer(ngram, FixedNetwork(0.9)).restore(lines) != ngram.restore(lines)
+    networked = default(ngram, context, FixedNetwork(0.9), unseen_network=1.0, unseen_counted=0.0)
+    assert networked.restore(lines) != ngram.restore(lines)
 
 
-def test_the_shipped_default_is_the_hybrid_with_a_small_commercial_only_network():
+def test_the_question_particle_follows_the_vowel_harmony_of_the_word_before(ngram, context):
+    restorer = default(ngram, context, FixedNetwork(0.5), context=0.0, particle_harmony=4.0)
+    assert restorer.restore(["Geldin mi?", "Bu iyi mi yoksa kotu mu?", "Olmus mu?"]) == [
+        "Geldin mi?",
+        "Bu iyi mi yoksa kötü mü?",
+        "Olmuş mu?",
+    ]
+
+
+def test_a_word_typed_with_a_turkish_letter_keeps_its_other_letters(ngram, context):
+    # The context prefers gölü here; the writer typed ü and left the o plain, so golü stays.
+    line = "Dağdaki golü gördük."
+    assert default(ngram, context, FixedNetwork(0.5), typed_word=20.0).restore([line]) == [line]
+    assert default(ngram, context, FixedNetwork(0.5)).restore([line]) == ["Dağdaki gölü gördük."]
+
+
+def test_a_capital_i_stays_undotted_in_a_word_the_lexicon_has_not_seen(ngram, context):
+    restorer = default(ngram, context, FixedNetwork(0.1))
+    assert restorer.restore(["Intel ve IŞIK"]) == ["Intel ve IŞIK"]
+
+
+def test_the_shipped_default_is_the_lattice_with_every_model():
     from nokta_model.backends import load_restorer
     from nokta_model.neural.restorer import SHIPPED
 
     assert SHIPPED.stat().st_size <= 15_000_000
-    default = load_restorer("default", device="cpu")
-    assert isinstance(default, HybridRestorer)
-    assert "ud_imst.txt" not in {entry["file"] for entry in default.neural.meta["data_mix"]}
-    assert default.restore(["Bugun hava cok guzel."]) == ["Bugün hava çok güzel."]
-    assert all(suggestion.attested for suggestion in default.suggest(["Bugun hava cok guzel."])[0])
+    shipped = load_restorer("default", device="cpu")
+    assert isinstance(shipped, DefaultRestorer)
+    assert "ud_imst.txt" not in {entry["file"] for entry in shipped.neural.meta["data_mix"]}
+    assert shipped.restore(["Bugun hava cok guzel."]) == ["Bugün hava çok güzel."]
+    assert all(suggestion.attested for suggestion in shipped.suggest(["Bugun hava cok guzel."])[0])
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("Geldin mi?", "Geldin mi?"),
+        ("Bu iyi mi yoksa kotu mu?", "Bu iyi mi yoksa kötü mü?"),
+        ("M.O. 300 yilinda", "M.Ö. 300 yılında"),
+        ("Kitabi okudun mu?", "Kitabı okudun mu?"),
+        ("Intel yeni islemcisini tanitti.", "Intel yeni işlemcisini tanıttı."),
+        ("Calismayi bitirdi.Sonra eve gitti.", "Çalışmayı bitirdi.Sonra eve gitti."),
+    ],
+)
+def test_the_shipped_default_on_each_error_class(typed, meant):
+    from nokta_model.backends import load_restorer
+
+    assert load_restorer("default", device="cpu").restore([typed]) == [meant]

@@ -1,5 +1,6 @@
 """A corpus folder of a few lines, laid out like ../shared/corpus, for training in tests."""
 
+import gzip
 from pathlib import Path
 
 from nokta_model.corpus import LEXICON_FILES, TRAIN_FILES
@@ -12,5 +13,7 @@ def write_tiny_corpus(root: Path, train_lines: list[str], lexicon_words: list[st
     for corpus_file in TRAIN_FILES:
         (root / "train" / corpus_file.name).write_text("\n".join(train_lines) + "\n", encoding="utf-8")
     for corpus_file in LEXICON_FILES:
-        (root / "lexicon" / corpus_file.name).write_text("\n".join(lexicon_words) + "\n", encoding="utf-8")
+        text = ("\n".join(lexicon_words) + "\n").encode("utf-8")
+        path = root / "lexicon" / corpus_file.name
+        path.write_bytes(gzip.compress(text) if path.suffix == ".gz" else text)
     return root

@@ -21,14 +21,13 @@ dtype and shape, and the checksum, so a truncated, corrupt or foreign file gives
 
 from __future__ import annotations
 
-import hashlib
-import json
-import zipfile
 from pathlib import Path
 
 import numpy as np
 
+from .. import npz
 from ..errors import ModelFileError
+from ..npz import ArchiveFormat, load_archive, save_archive
 from .charmodel import CharModel
 from .lm import LanguageModel, Lexicon
 from .tables import SortedTable
@@ -36,7 +35,7 @@ from .tables import SortedTable
 FORMAT, VERSION = "nokta-ngram", 1
 DEFAULT_ARTIFACT = Path(__file__).resolve().parent.parent / "data" / "ngram.npz"
 
-_SCHEMA = {
+_SCHEMA: dict[str, tuple[type, int]] = {
     "key_hashes": (np.int64, 1),
     "key_spans": (np.int32, 2),
     "masks": (np.int64, 1),
@@ -48,6 +47,9 @@ _SCHEMA = {
     "char_keys": (np.int64, 1),
     "char_counts": (np.uint32, 2),
 }
+
+
+ARCHIVE = ArchiveFormat(FORMAT, VERSION, _SCHEMA)
 
 
 def _arrays(model: LanguageModel) -> dict[str, np.ndarray]:
@@ -66,36 +68,16 @@ def _arrays(model: LanguageModel) -> dict[str, np.ndarray]:
     }
 
 
-def _checksum(arrays: dict[str, np.ndarray]) -> str:
-    digest = hashlib.sha256()
-    for name in sorted(arrays):
-        digest.update(name.encode())
-        digest.update(np.ascontiguousarray(arrays[name]).tobytes())
-    return digest.hexdigest()
-
-
 def save_model(model: LanguageModel, path: Path, info: dict) -> None:
-    arrays = _arrays(model)
-    meta = {"format": FORMAT, "version": VERSION, "sha256": _checksum(arrays), **info}
-    meta_bytes = np.frombuffer(json.dumps(meta, ensure_ascii=False).encode("utf-8"), dtype=np.uint8)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    with open(partial, "wb") as handle:
-        np.savez_compressed(handle, meta=meta_bytes, **arrays)
-    partial.replace(path)
+    save_archive(ARCHIVE, _arrays(model), path, info)
 
 
 def read_meta(path: Path) -> dict:
-    with _open(path) as archive:
-        return _meta(archive, path)
+    return npz.read_meta(ARCHIVE, path)
 
 
 def load_model(path: Path) -> LanguageModel:
-    with _open(path) as archive:
-        meta = _meta(archive, path)
-        arrays = {name: _checked(archive, name, dtype, ndim, path) for name, (dtype, ndim) in _SCHEMA.items()}
-    if _checksum(arrays) != meta.get("sha256"):
-        raise ModelFileError(f"{path}: checksum mismatch, the file is corrupt")
+    _, arrays = load_archive(ARCHIVE, path)
     try:
         return _model(arrays)
     except ValueError as error:
@@ -110,36 +92,3 @@ def _model(arrays: dict[str, np.ndarray]) -> LanguageModel:
         SortedTable(arrays["trigram_keys"], arrays["trigram_counts"]),
         CharModel(SortedTable(arrays["char_keys"], arrays["char_counts"])),
     )
-
-
-def _open(path: Path):
-    if not Path(path).is_file():
-        raise ModelFileError(f"{path}: no such model file")
-    try:
-        return np.load(path, allow_pickle=False)
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as error:
-        raise ModelFileError(f"{path}: not a readable nokta-ngram file ({error})") from None
-
-
-def _meta(archive, path: Path) -> dict:
-    try:
-        meta = json.loads(bytes(archive["meta"]).decode("utf-8"))
-    except (KeyError, ValueError, OSError, zipfile.BadZipFile, EOFError) as error:
-        raise ModelFileError(f"{path}: missing or unreadable metadata ({error})") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise ModelFileError(f"{path}: not a {FORMAT} file")
-    if meta.get("version") != VERSION:
-        raise ModelFileError(f"{path}: {FORMAT} version {meta.get('version')}, this nokta reads version {VERSION}")
-    return meta
-
-
-def _checked(archive, name: str, dtype, ndim: int, path: Path) -> np.ndarray:
-    try:
-        array = archive[name]
-    except (KeyError, ValueError, OSError, zipfile.BadZipFile, EOFError) as error:
-        raise ModelFileError(f"{path}: array {name!r} missing or unreadable ({error})") from None
-    if array.dtype != dtype or array.ndim != ndim:
-        raise ModelFileError(
-            f"{path}: array {name!r} has {array.dtype}{array.shape}, expected {np.dtype(dtype)} of {ndim} dims"
-        )
-    return array

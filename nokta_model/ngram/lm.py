@@ -20,6 +20,7 @@ FIRST_WORD_ID = 3
 BACKOFF = 0.4
 _LOG_BACKOFF = np.log(BACKOFF)
 UNK_COUNT = 0.5
+LIST_BONUS = 0.5  # pseudo-count of a spelling attested only in a word list
 
 
 @dataclass
@@ -33,6 +34,10 @@ class Lexicon:
         rows = self.key_table.find(hash_all(keys))
         spans = self.key_table.values[np.maximum(rows, 0)]
         return [range(f, f + n) if row >= 0 else range(0) for row, (f, n) in zip(rows.tolist(), spans.tolist())]
+
+    def counted(self, word_id: int) -> bool:
+        """Whether the spelling was counted in running text, not only found in a word list."""
+        return word_id >= 0 and float(self.counts[word_id]) > LIST_BONUS
 
     def competing_words(self) -> np.ndarray:
         """True for the ids of spellings whose key has another spelling."""

@@ -36,17 +36,32 @@ class NgramRestorer(Restorer):
         path = Path(path) if path else DEFAULT_ARTIFACT
         return cls(load_model(path), str(path))
 
+    def dotted_capitals(self, dotted: list[str], undotted: list[str]) -> list[bool]:
+        """Dotted only when running text has the dotted spelling at least as often as the
+        undotted one: the word lists hold lower-cased foreign names (intel) that would
+        otherwise dot them."""
+        counts = self._counts(dotted + undotted)
+        return [d > 0 and d >= u for d, u in zip(counts[: len(dotted)], counts[len(dotted) :])]
+
     def attested(self, spellings: list[str]) -> list[bool]:
         """A spelling is attested when each of its hyphen parts is in the lexicon as written."""
+        return [count > 0 for count in self._counts(spellings)]
+
+    def _counts(self, spellings: list[str]) -> list[float]:
+        """Running-text count of each spelling (its rarest hyphen part; LIST_BONUS if only
+        in a word list, 0 if not in the lexicon)."""
         parts = [[w[p.start : p.end] for p in word_parts(w)] for w in spellings]
         flat = [part for word in parts for part in word]
         keys = [token_key(part) for part in flat]
         lexicon = self.model.lexicon
         found = iter(
-            spelling_mask(key, part) in {int(lexicon.masks[i]) for i in ids}
+            max(
+                (float(lexicon.counts[i]) for i in ids if int(lexicon.masks[i]) == spelling_mask(key, part)),
+                default=0.0,
+            )
             for key, part, ids in zip(keys, flat, lexicon.candidates(keys))
         )
-        return [bool(word) and all(next(found) for _ in word) for word in parts]
+        return [min((next(found) for _ in word), default=0.0) for word in parts]
 
     def rank(self, lines: list[str], spans: list[list[Span]], with_scores: bool) -> list[list[Ranking]]:
         tokens = [token_spans(word_spans, line) for word_spans, line in zip(spans, lines)]
@@ -75,7 +90,8 @@ class NgramRestorer(Restorer):
         lexicon = self.model.lexicon
         for key, text, ids in zip(keys, new, lexicon.candidates(keys)):
             typed = spelling_mask(key, text) or 0
-            known = _plausible([i for i in ids if int(lexicon.masks[i]) & typed == typed], lexicon.counts)
+            spellings = [i for i in ids if int(lexicon.masks[i]) & typed == typed]
+            known = _plausible(spellings, lexicon.counts, lexicon.masks, typed)
             if known:
                 cache[text] = Position(known, masks=[int(lexicon.masks[i]) for i in known], key=key)
             else:
@@ -107,12 +123,13 @@ class NgramRestorer(Restorer):
         return {}
 
 
-def _plausible(ids: list[int], counts) -> list[int]:
-    """Drop spellings so much rarer than the most frequent one that no context could save them."""
+def _plausible(ids: list[int], counts, masks, typed: int) -> list[int]:
+    """Drop spellings so much rarer than the most frequent one that no context could save
+    them, but never the spelling exactly as typed when the writer typed a Turkish letter."""
     if len(ids) < 2:
         return ids
     floor = max(float(counts[i]) for i in ids) * RARE_SPELLING_RATIO
-    return [i for i in ids if counts[i] >= floor]
+    return [i for i in ids if counts[i] >= floor or (typed and int(masks[i]) == typed)]
 
 
 def _log_probability(mask: int, probabilities: dict[int, float]) -> float:

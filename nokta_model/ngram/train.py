@@ -19,22 +19,22 @@ from pathlib import Path
 import numpy as np
 
 from ..alphabet import tr_lower
-from ..corpus import LEXICON_FILES, read_lines, split_lines
+from ..corpus import LEXICON_FILES, LIST_AGREEMENT, read_lines, split_lines
 from ..lattice import BOS, EOS, UNK
 from ..spans import word_spans
 from ..words import spelling_mask, token_key, token_spans
 from .charmodel import CharModel
-from .lm import FIRST_WORD_ID, LanguageModel, Lexicon
+from .lm import FIRST_WORD_ID, LIST_BONUS, LanguageModel, Lexicon
 from .tables import ID_BITS, MAX_ID, SortedTable, hash_all, pack
 
-LIST_BONUS = 0.5  # pseudo-count of a spelling attested only in a word list
 MIN_TRIGRAM_COUNT = 2  # rarer trigrams are left to the bigram level
 
 
 def line_tokens(line: str) -> list[str]:
-    """Lower-case tokens of a line of correctly written text."""
-    lowered = tr_lower(unicodedata.normalize("NFC", line))
-    return [lowered[s.start : s.end] for s in token_spans(word_spans(lowered), lowered)]
+    """Lower-case tokens of a line of correctly written text (words found as typed: M.Ö. has two)."""
+    nfc = unicodedata.normalize("NFC", line)
+    lowered = tr_lower(nfc)
+    return [lowered[s.start : s.end] for s in token_spans(word_spans(nfc), lowered)]
 
 
 class _Counter:
@@ -128,6 +128,18 @@ def _bigram_table(keys: np.ndarray, counts: np.ndarray, keep: np.ndarray, trigra
     return SortedTable.summed(keys[keep], counts[keep])
 
 
+def _agreed_list_spellings(corpus_dir: Path) -> set[str]:
+    """Lower-case spellings held by at least ``LIST_AGREEMENT`` word lists."""
+    lists_holding: Counter[str] = Counter()
+    for lexicon_file in LEXICON_FILES:
+        spellings = set()
+        for entry in read_lines(corpus_dir / "lexicon" / lexicon_file.name):
+            if entry != entry.upper():  # all-caps entries can't tell I from İ
+                spellings.update(line_tokens(entry))
+        lists_holding.update(spellings)
+    return {spelling for spelling, lists in lists_holding.items() if lists >= LIST_AGREEMENT}
+
+
 def train_ngram(corpus_dir: Path, commercial_only: bool = True, log: Callable[[str], None] = print) -> LanguageModel:
     started = time.perf_counter()
     counter = _Counter()
@@ -135,11 +147,7 @@ def train_ngram(corpus_dir: Path, commercial_only: bool = True, log: Callable[[s
         counter.add_line(line_tokens(line), corpus_file.weight)
         if lines % 100_000 == 0:
             log(f"counted {lines:,} lines, {len(counter.ids):,} spellings")
-    list_spellings = set()
-    for lexicon_file in LEXICON_FILES:
-        for entry in read_lines(corpus_dir / "lexicon" / lexicon_file.name):
-            if entry != entry.upper():  # all-caps entries can't tell I from İ
-                list_spellings.update(line_tokens(entry))
+    list_spellings = _agreed_list_spellings(corpus_dir)
     for spelling in list_spellings:
         counter.spelling_id(spelling)
     groups = _candidate_groups(counter.ids)

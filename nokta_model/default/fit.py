@@ -1,0 +1,117 @@
+"""Fit the default's weights on the corpus tune split: ``nokta train --backend default``.
+
+Coordinate ascent over a grid per weight. Two objectives, on the same tune lines:
+
+- the letters' weights (context, network, unseen-word mixes, particle harmony) minimise
+  word errors on the tune text typed in ASCII;
+- the writer-evidence weights (typed_word, typed_line) minimise word errors on the tune
+  text typed with slips (one word in five of those with a Turkish letter typed without
+  it) plus words changed when the tune text is fed exactly as written.
+
+The tune split is never counted into any model (``corpus.line_split``), so its scores
+are those of unseen text. Nothing here reads ``shared/bench``.
+"""
+
+from __future__ import annotations
+
+import datetime
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, replace
+from pathlib import Path
+
+from ..alphabet import TURKISH_ONLY, asciify
+from ..corpus import default_corpus_dir, split_lines
+from ..evaluate import ascii_inputs, changed_words, restore_all, score
+from ..spans import word_spans
+from .restorer import DefaultRestorer
+from .weights import DEFAULT_WEIGHTS, Weights, write_weights
+
+LETTER_WEIGHTS = ("context", "network", "unseen_network", "unseen_counted", "unseen_context", "particle_harmony")
+EVIDENCE_WEIGHTS = ("typed_word", "typed_line")
+GRID = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
+SLIP_RATE = 0.2
+
+
+def with_slips(lines: Sequence[str], rate: float = SLIP_RATE, seed: int = 7) -> list[str]:
+    """Correct lines with ``rate`` of their words that hold a Turkish letter typed in ASCII."""
+    rng = random.Random(seed)
+    out = []
+    for line in lines:
+        letters = list(line)
+        for span in word_spans(line):
+            word = line[span.start : span.end]
+            if any(ch in TURKISH_ONLY for ch in word) and rng.random() < rate:
+                letters[span.start : span.end] = asciify(word)
+        out.append("".join(letters))
+    return out
+
+
+def letter_errors(restorer: DefaultRestorer, gold: Sequence[str], inputs: Sequence[str]) -> int:
+    metrics = score(gold, restore_all(restorer, inputs))
+    return metrics.words - metrics.words_correct
+
+
+def evidence_errors(restorer: DefaultRestorer, gold: Sequence[str], slipped: Sequence[str]) -> int:
+    slips = score(gold, restore_all(restorer, slipped))
+    changed, _ = changed_words(gold, restore_all(restorer, gold))
+    return slips.words - slips.words_correct + changed
+
+
+def coordinate_ascent(
+    weights: Weights, names: Sequence[str], errors: Callable[[Weights], int], log: Callable[[str], None], sweeps: int
+) -> tuple[Weights, int]:
+    best = errors(weights)
+    log(f"start {best} errors: {asdict(weights)}")
+    for sweep in range(sweeps):
+        improved = False
+        for name in names:
+            for value in GRID:
+                if value == getattr(weights, name):
+                    continue
+                candidate = replace(weights, **{name: value})
+                found = errors(candidate)
+                if found < best:
+                    weights, best, improved = candidate, found, True
+                    log(f"sweep {sweep + 1}: {name}={value} -> {best} errors")
+        if not improved:
+            break
+    return weights, best
+
+
+def fit_weights(
+    restorer: DefaultRestorer,
+    corpus_dir: Path | None = None,
+    output: Path = DEFAULT_WEIGHTS,
+    max_lines: int = 0,
+    sweeps: int = 2,
+    log: Callable[[str], None] = print,
+) -> Weights:
+    started = time.perf_counter()
+    gold = [line for _, line in split_lines(Path(corpus_dir or default_corpus_dir()), "tune")]
+    if max_lines:
+        gold = random.Random(3).sample(gold, min(max_lines, len(gold)))
+    inputs, slipped = ascii_inputs(gold), with_slips(gold)
+
+    def letters(weights: Weights) -> int:
+        return letter_errors(restorer.with_weights(weights), gold, inputs)
+
+    def evidence(weights: Weights) -> int:
+        return evidence_errors(
+            DefaultRestorer(restorer.ngram, restorer.context, restorer.neural, weights), gold, slipped
+        )
+
+    weights, letter_best = coordinate_ascent(restorer.weights, LETTER_WEIGHTS, letters, log, sweeps)
+    weights, evidence_best = coordinate_ascent(weights, EVIDENCE_WEIGHTS, evidence, log, sweeps)
+    provenance = {
+        "fitted": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "seconds": round(time.perf_counter() - started),
+        "tune_lines": len(gold),
+        "tune_word_errors_ascii": letter_best,
+        "tune_errors_slips_plus_changed": evidence_best,
+        "grid": list(GRID),
+    }
+    write_weights(weights, output, provenance)
+    log(f"wrote {output}: {asdict(weights)}")
+    return weights

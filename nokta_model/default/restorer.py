@@ -1,0 +1,199 @@
+"""The shipped default: the count-based lattice with every model's scores on its arcs.
+
+Each word's candidates come from the count-based lexicon (``NgramRestorer.candidates``)
+and the word trigram model scores the arcs. Each candidate's emission adds, with the
+fitted ``Weights``: the cross-word character-context model's log probability of its
+letters (``charctx``), optionally the network's, the question particle's vowel
+harmony, and the writer's own Turkish letters (``features``).
+
+Words the lexicon lacks are spelled letter by letter from a weighted sum of three
+models' letter logits: the network's (run only on windows around such words), the
+count-based character model's (known stem, then in-word contexts) and the context
+model's. ``nokta train --backend default`` fits the weights on the tune split.
+"""
+
+from __future__ import annotations
+
+from itertools import islice
+
+import numpy as np
+
+from ..charctx import ContextModel
+from ..lattice import UNK, Position, line_rankings, sentence_positions
+from ..neural.candidates import free_positions
+from ..neural.restorer import NeuralRestorer
+from ..ngram.model import NgramRestorer
+from ..restorer import Ranking, Restorer
+from ..spans import Span
+from ..words import MAX_MASK_BITS, spelling_mask, token_key, token_spans
+from .features import is_particle, letter_scorer, particle_disharmony, typed_spelling_flags
+from .weights import Weights
+
+UNSEEN_ALTERNATIVES = 4
+UNSEEN_CONTEXT = 48  # letters of context the network sees either side of an unseen word
+
+
+class DefaultRestorer(Restorer):
+    name = "default"
+
+    def __init__(
+        self, ngram: NgramRestorer, context: ContextModel, neural: NeuralRestorer, weights: Weights | None = None
+    ) -> None:
+        self.ngram, self.context, self.neural = ngram, context, neural
+        self.weights = weights or Weights()
+
+    def with_weights(self, weights: Weights) -> DefaultRestorer:
+        """The same models under other weights (they share every table and cache)."""
+        return DefaultRestorer(self.ngram, self.context, self.neural, weights)
+
+    def dotted_capitals(self, dotted: list[str], undotted: list[str]) -> list[bool]:
+        return self.ngram.dotted_capitals(dotted, undotted)
+
+    def attested(self, spellings: list[str]) -> list[bool]:
+        """Attested by the count-based lexicon, which the default decodes with."""
+        return self.ngram.attested(spellings)
+
+    def rank(self, lines: list[str], spans: list[list[Span]], with_scores: bool) -> list[list[Ranking]]:
+        tokens = [token_spans(word_spans, line) for word_spans, line in zip(spans, lines)]
+        texts = [line[t.start : t.end] for line, line_tokens in zip(lines, tokens) for t in line_tokens]
+        found = iter(self.ngram.candidates(texts))
+        lexicon = [list(islice(found, len(line_tokens))) for line_tokens in tokens]
+        network = self._network_probabilities(lines, tokens, lexicon)
+        context = self.context.twin_probabilities(lines)
+        sentences = [
+            sentence_positions(self._line_positions(*parts)) for parts in zip(lines, tokens, lexicon, network, context)
+        ]
+        scores = self.ngram.arc_scores(sentences)
+        return [line_rankings(*parts, with_scores) for parts in zip(lines, spans, tokens, sentences, scores)]
+
+    def _line_positions(
+        self, line: str, tokens: list[Span], lexicon: list[Position], network: np.ndarray | None, context: np.ndarray
+    ) -> list[Position]:
+        typed_line = not line.isascii() and any(
+            spelling_mask(p.key, line[t.start : t.end]) for t, p in zip(tokens, lexicon)
+        )
+        positions = [
+            self._position(line[t.start : t.end], t.start, known, network, context, typed_line)
+            for t, known in zip(tokens, lexicon)
+        ]
+        if self.weights.particle_harmony:
+            positions = self._with_particle_harmony(positions)
+        return positions
+
+    def _position(
+        self,
+        text: str,
+        start: int,
+        lexicon: Position,
+        network: np.ndarray | None,
+        context: np.ndarray,
+        typed_line: bool,
+    ) -> Position:
+        free = np.flatnonzero(free_positions(text)[:MAX_MASK_BITS])
+        if not len(free) or (len(lexicon.ids) < 2 and not lexicon.unseen):
+            return lexicon
+        key = lexicon.key or token_key(text)
+        context_logits = _logit(context[start + free])
+        if lexicon.unseen:
+            return self._unseen_position(
+                key, text, free, context_logits, None if network is None else network[start + free]
+            )
+        weights = self.weights
+        scorers = [(weights.context, letter_scorer(free, context_logits))]
+        if weights.network and network is not None:
+            scorers.append((weights.network, letter_scorer(free, _logit(network[start + free]))))
+        emissions = [sum(weight * score(mask) for weight, score in scorers) for mask in lexicon.masks]
+        typed = spelling_mask(key, text) or 0
+        evidence = self._typed_evidence(lexicon, typed, typed_line)
+        if evidence:
+            emissions = [e + evidence * flag for e, flag in zip(emissions, typed_spelling_flags(lexicon, typed))]
+        return Position(list(lexicon.ids), emissions, masks=list(lexicon.masks), key=key)
+
+    def _typed_evidence(self, lexicon: Position, typed: int, typed_line: bool) -> float:
+        """The bonus of the as-typed spelling: the writer typed Turkish letters in the word,
+        or elsewhere on the line and the word as typed is counted in running text."""
+        if typed:
+            return self.weights.typed_word
+        if (
+            typed_line
+            and typed in lexicon.masks
+            and self.ngram.model.lexicon.counted(lexicon.ids[lexicon.masks.index(typed)])
+        ):
+            return self.weights.typed_line
+        return 0.0
+
+    def _unseen_position(
+        self, key: str, text: str, free: np.ndarray, context_logits: np.ndarray, network: np.ndarray | None
+    ) -> Position:
+        weights = self.weights
+        logits = weights.unseen_context * context_logits
+        if weights.unseen_network and network is not None:
+            logits = logits + weights.unseen_network * _logit(network)
+        if weights.unseen_counted:
+            counted = self._counted_probabilities(key, text)
+            logits = logits + weights.unseen_counted * _logit(np.array([counted.get(b, 0.5) for b in free.tolist()]))
+        score = letter_scorer(free, logits)
+        gains = dict(zip(free.tolist(), logits.tolist()))
+        best = (spelling_mask(key, text) or 0) | sum(1 << bit for bit, gain in gains.items() if gain > 0)
+        flips = sorted(gains, key=lambda bit: abs(gains[bit]))[:UNSEEN_ALTERNATIVES]
+        masks = [best] + [best ^ (1 << bit) for bit in flips]
+        return Position([UNK] * len(masks), [score(m) for m in masks], masks=masks, key=key)
+
+    def _with_particle_harmony(self, positions: list[Position]) -> list[Position]:
+        out = list(positions)
+        for index in range(1, len(positions)):
+            particle = positions[index]
+            if len(particle.masks) < 2 or not is_particle(particle.key) or not positions[index - 1].key:
+                continue
+            penalties = particle_disharmony(positions[index - 1], particle)
+            emissions = [
+                particle.emission(i) - self.weights.particle_harmony * penalty for i, penalty in enumerate(penalties)
+            ]
+            out[index] = Position(list(particle.ids), emissions, masks=list(particle.masks), key=particle.key)
+        return out
+
+    def _network_probabilities(
+        self, lines: list[str], tokens: list[list[Span]], lexicon: list[list[Position]]
+    ) -> list[np.ndarray | None]:
+        """Network probabilities where they are needed: whole lines when the network weighs
+        every word, else only windows of ``UNSEEN_CONTEXT`` letters around unseen words."""
+        if self.weights.network > 0:
+            windows = [[(0, len(line))] for line in lines]
+        elif self.weights.unseen_network > 0:
+            windows = [_windows(line, t, p) for line, t, p in zip(lines, tokens, lexicon)]
+        else:
+            windows = [[] for _ in lines]
+        snippets = [(i, a, b) for i, line_windows in enumerate(windows) for a, b in line_windows]
+        result: list[np.ndarray | None] = [
+            None if not w else np.full(len(lines[i]), 0.5) for i, w in enumerate(windows)
+        ]
+        texts = [lines[i][a:b] for i, a, b in snippets]
+        for (index, start, end), p in zip(snippets, self.neural.line_probabilities(texts) if texts else []):
+            result[index][start:end] = p
+        return result
+
+    def _counted_probabilities(self, key: str, text: str) -> dict[int, float]:
+        """The count-based model's letter probabilities for an unseen word."""
+        typed = spelling_mask(key, text) or 0
+        fixed = self.ngram.stem_letters(key, typed)
+        fixed.update((pos, True) for pos in range(len(key)) if typed >> pos & 1)
+        return self.ngram.model.chars.twin_probabilities(key, fixed)
+
+
+def _logit(p: np.ndarray) -> np.ndarray:
+    p = np.clip(np.nan_to_num(p.astype(np.float64), nan=0.5), 1e-3, 1 - 1e-3)
+    return np.log(p) - np.log1p(-p)
+
+
+def _windows(line: str, tokens: list[Span], positions: list[Position]) -> list[tuple[int, int]]:
+    """Merged spans of ``UNSEEN_CONTEXT`` letters either side of each unseen word."""
+    merged: list[tuple[int, int]] = []
+    for token, position in zip(tokens, positions):
+        if not position.unseen:
+            continue
+        start, end = max(0, token.start - UNSEEN_CONTEXT), min(len(line), token.end + UNSEEN_CONTEXT)
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    return merged

@@ -1,0 +1,55 @@
+"""``nokta train --backend NAME``: one command rebuilds each shipped model file from the corpus.
+
+| name | writes | how |
+|---|---|---|
+| ngram | data/ngram.npz | counts words, n-grams and in-word characters (minutes) |
+| context | data/context.npz | counts cross-word character windows (minutes) |
+| neural | a run folder; ship with ``python -m nokta_model.neural.ship`` | trains the network (hours, resumable) |
+| default | data/default.json | fits the default's weights on the tune split, with the shipped models |
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from .corpus import default_corpus_dir, split_lines
+
+TRAINERS = ("ngram", "context", "neural", "default")
+
+
+def train(args: argparse.Namespace) -> int:
+    corpus = Path(args.corpus or default_corpus_dir())
+    commercial_only = not args.include_noncommercial
+    if args.backend == "ngram":
+        from .ngram.build import build_artifact
+
+        build_artifact(corpus, args.output, commercial_only=commercial_only)
+    elif args.backend == "context":
+        build_context_model(corpus, args.output, commercial_only)
+    elif args.backend == "default":
+        from .default import DEFAULT_WEIGHTS, load_default_restorer
+        from .default.fit import fit_weights
+
+        fit_weights(load_default_restorer(None, args.device), corpus, args.output or DEFAULT_WEIGHTS)
+    else:
+        from .neural.cli import train_from_cli
+
+        return train_from_cli(args)
+    return 0
+
+
+def build_context_model(corpus: Path, output: Path | None, commercial_only: bool = True) -> Path:
+    from .charctx import DEFAULT_CONTEXT_MODEL, ContextModel, save_context_model
+
+    output = Path(output) if output else DEFAULT_CONTEXT_MODEL
+    started = time.perf_counter()
+    weighted = ((line, f.weight) for f, line in split_lines(corpus, "train", commercial_only))
+    model = ContextModel.count(weighted)
+    seconds = round(time.perf_counter() - started, 1)
+    save_context_model(
+        model, output, {"seconds": seconds, "commercial_only": commercial_only, "windows": len(model.table)}
+    )
+    print(f"wrote {output} ({output.stat().st_size / 1e6:.1f} MB, {len(model.table):,} windows) in {seconds:.0f} s")
+    return output
