@@ -24,11 +24,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from nokta_model.alphabet import AMBIGUOUS, tr_lower
+from nokta_model.prose import PLAIN, Masker, blank, masker_for_language_id, prose_lines
 from nokta_model.restorer import Restorer, Suggestion
-
-from .language import keep_turkish
-from .prose import mask_lines
-from .prose_util import blank
 
 
 @dataclass(frozen=True)
@@ -80,10 +77,22 @@ class SuggestionCache:
             self._items.popitem(last=False)
 
 
-def model_input(lines: Sequence[str], masker: str, max_line_length: int) -> list[str]:
+def document_masker(language_id: str, file_types: Sequence[str], check_code: bool) -> Masker | None:
+    """The masker for a document, or None when it is not checked at all.
+
+    A language id in ``file_types`` is checked as its format (plain text when nokta
+    knows no format for it); with ``check_code``, programming languages' comments and
+    strings are checked too.
+    """
+    masker = masker_for_language_id(language_id)
+    if language_id in file_types:
+        return masker or PLAIN
+    return masker if check_code and masker is not None and masker.code else None
+
+
+def model_input(lines: Sequence[str], masker: Masker, max_line_length: int) -> list[str]:
     """What the restorer sees: prose of Turkish sentences; over-long lines blanked."""
-    masked = [blank(line) if len(line) > max_line_length else line for line in lines]
-    return keep_turkish(mask_lines(masker, masked))
+    return prose_lines(masker, [blank(line) if len(line) > max_line_length else line for line in lines])
 
 
 _AMBIGUOUS_RE = re.compile("[" + "".join(sorted(AMBIGUOUS)) + "]")
@@ -114,7 +123,7 @@ def suggestions_for(texts: Sequence[str], restorer: Restorer, cache: SuggestionC
 
 
 def check(
-    lines: Sequence[str], masker: str, restorer: Restorer, cache: SuggestionCache, options: CheckOptions
+    lines: Sequence[str], masker: Masker, restorer: Restorer, cache: SuggestionCache, options: CheckOptions
 ) -> list[Finding]:
     """Findings for a document's lines, in document order."""
     texts = model_input(lines, masker, options.max_line_length)

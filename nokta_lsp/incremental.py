@@ -12,19 +12,17 @@ from __future__ import annotations
 
 import itertools
 import operator
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
+
+from nokta_model.prose import Masker, blank, turkish_line
 
 from .checker import CheckOptions, Finding, SuggestionCache, line_findings, suggestions_for
 from .diagnostics import diagnostics_json_text
 from .documents import Codec
-from .language import turkish_line_cached
-from .prose import mask_line
-from .prose_util import START, blank
 
 #: (masker state, language so far: True Turkish, False not, None no evidence yet).
-State = tuple[str, "bool | None"]
-_START_STATE: State = (START, None)
+State = tuple[Hashable, "bool | None"]
 _generations = itertools.count(1)
 
 
@@ -32,7 +30,7 @@ _generations = itertools.count(1)
 class Context:
     """Everything findings depend on besides the lines; a new context starts afresh."""
 
-    masker: str
+    masker: Masker
     options: CheckOptions
     severity: str
     codec: Codec
@@ -52,8 +50,8 @@ def derive_row(line: str, state: State, context: Context) -> Row:
     masker_state, turkish = state
     if len(line) > context.options.max_line_length:
         line = blank(line)
-    masked, masker_after = mask_line(context.masker, masker_state, line)
-    text, turkish_after, first = turkish_line_cached(masked, turkish)
+    masked, masker_after = context.masker.mask_line(masker_state, line)
+    text, turkish_after, first = turkish_line(masked, turkish)
     return Row(state, (masker_after, turkish_after), text, first)
 
 
@@ -106,7 +104,7 @@ class DocumentAnalysis:
     def _derive(self, lines: Sequence[str], start: int, new_end: int, delta: int) -> tuple[list[Row], int]:
         """Rows from ``start`` until one starts as its old row did (past the changed lines)."""
         assert self.context is not None
-        state = self.rows[start - 1].state_out if start else _START_STATE
+        state = self.rows[start - 1].state_out if start else (self.context.masker.start, None)
         derived: list[Row] = []
         row = start
         while row < len(lines):

@@ -22,13 +22,12 @@ from pygls.protocol.json_rpc import JsonRPCNotification
 from pygls.protocol.language_server import lsp_method
 
 from . import actions
-from .checker import CheckOptions, Finding
+from .checker import CheckOptions, Finding, document_masker
 from .diagnostics import to_diagnostics
 from .dictionary import SCOPES, Dictionary
 from .documents import Document, DocumentStore
 from .engine import Engine, LoadOutcome
 from .incremental import Context, DocumentAnalysis
-from .prose import masker_for
 from .scheduler import Scheduler, Snapshot
 from .settings import Settings, parse_settings
 
@@ -198,7 +197,7 @@ class NoktaServer(LanguageServer):
 
     def analyse(self, snapshot: Snapshot) -> Analysis | None:
         settings = self.settings
-        masker = masker_for(snapshot.language_id, settings.fileTypes, settings.checkCodeComments)
+        masker = document_masker(snapshot.language_id, settings.fileTypes, settings.checkCodeComments)
         if masker is None or self._too_big(snapshot, settings):
             self.analyses.pop(snapshot.uri, None)
             return _NOTHING

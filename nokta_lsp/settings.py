@@ -19,7 +19,7 @@ AMBIGUOUS_MODES = ("hint", "off")
 DEVICES = ("auto", "cpu", "cuda")
 
 DEFAULT_FILE_TYPES = (
-    "plaintext", "markdown", "gitcommit", "git-commit", "latex", "tex", "restructuredtext", "rst",
+    "plaintext", "markdown", "gitcommit", "git-commit", "latex", "tex", "plaintex", "restructuredtext", "rst",
     "html", "asciidoc", "org", "text",
 )  # fmt: skip
 

@@ -1,8 +1,7 @@
-"""Unit tests of the server's pure parts: settings, documents, prose, language, checker."""
+"""Unit tests of the server's pure parts: settings, documents, checker, incremental analysis."""
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
@@ -11,11 +10,10 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 from lsprotocol import types
 
-from nokta_lsp.checker import CheckOptions, SuggestionCache, check, restored_text
+from nokta_lsp.checker import CheckOptions, SuggestionCache, check, document_masker, restored_text
 from nokta_lsp.documents import Codec, Document, split_lines
-from nokta_lsp.language import keep_turkish
-from nokta_lsp.prose import mask_lines, masker_for
 from nokta_lsp.settings import Settings, defaults_as_json, parse_settings
+from nokta_model.prose import FORMATS, PLAIN
 
 sys.path.insert(0, str(Path(__file__).parent / "lsp"))
 from fake_restorer import FakeRestorer
@@ -118,74 +116,17 @@ def _reference(text: str, start: int, end: int, new: str) -> str:
     return text[: offset(_position(text, start))] + new + text[offset(_position(text, end)) :]
 
 
-# --- prose ------------------------------------------------------------------------------
+# --- which documents are checked ---------------------------------------------------------
 
 
-def masked(language: str, text: str) -> list[str]:
-    lines = text.split("\n")
-    out = mask_lines(masker_for(language, Settings().fileTypes, True), lines)
-    assert [len(line) for line in out] == [len(line) for line in lines]
-    return [re.sub(r"\s+", " ", line).strip() for line in out]
-
-
-def test_markdown_skips_code_links_front_matter_and_html():
-    text = (
-        "---\ntitle: cok\n---\nBugun `kod` [guzel](http://x/cok) <https://a.b> <b>kalin</b>\n"
-        "```\ncok\n```\nson <!-- not\ncok --> bitti\n[id]: http://x"
-    )
-    assert masked("markdown", text) == ["", "", "", "Bugun [guzel] kalin", "", "", "", "son", "bitti", ""]
-
-
-def test_latex_skips_commands_math_comments_and_environments():
-    text = (
-        "Bugun \\textbf{cok} guzel $x cok$ \\cite{key} % yorum\n"
-        "\\begin{equation}\na = cok\n\\end{equation} sonra \\(y\\) \\ref{abc}"
-    )
-    assert masked("latex", text) == ["Bugun cok guzel", "", "", "sonra"]
-
-
-def test_html_rst_gitcommit_and_code_comments():
-    assert masked("html", '<p class="x">Bugun <b>cok</b> &amp;</p><script>\nvar cok;\n</script>son') == [
-        "Bugun cok",
-        "",
-        "son",
-    ]
-    rst = (
-        "Metin ``kod`` :func:`f` `bag <http://x>`_\n\n.. code-block:: python\n\n   kod = 1\n\n"
-        "Son::\n\n   literal\n\nbitti\n.. note:: bu guzel"
-    )
-    assert masked("rst", rst) == ["Metin `bag `_", "", "", "", "", "", "Son::", "", "", "", "bitti", "bu guzel"]
-    assert masked("gitcommit", "Duzelt cok\n\n# comment\nSigned-off-by: A <a@b.c>\n# ------ >8 ------\nguzel") == [
-        "Duzelt cok",
-        "",
-        "",
-        "",
-        "",
-        "",
-    ]
-    assert masked("python", 'x = "cok\\n"  # guzel\ns = """uzun\nmetin"""') == ["cok guzel", "uzun", "metin"]
-    assert masked("javascript", "let a = 1; /* cok\nguzel */ b('x') // son") == ["cok", "guzel x son"]
-    assert masker_for("python", Settings().fileTypes, False) is None and masker_for("unknownlang", (), True) is None
-
-
-# --- language ---------------------------------------------------------------------------
-
-
-def test_english_sentences_are_blanked_turkish_kept():
-    lines = [
-        "Bugun hava cok guzel.",
-        "Ama bu cok iyi. This is the sure thing on the table.",
-        "Sure.",
-        "Kitap okudum ve uyudum.",
-    ]
-    out = keep_turkish(lines)
-    assert out[0] == lines[0] and out[1].strip() == "Ama bu cok iyi." and out[2].strip() == "" and out[3] == lines[3]
-    assert keep_turkish(["Sure."]) == ["Sure."]  # no evidence anywhere: taken as Turkish
-
-
-def test_turkish_letters_outweigh_a_stray_english_word():
-    assert keep_turkish(["Ben de bu file'ı gördüm."]) == ["Ben de bu file'ı gördüm."]
-    assert keep_turkish(["We went to İstanbul with the team and it was great."])[0].strip() == ""
+def test_document_masker_by_language_id_file_types_and_code_setting():
+    file_types = Settings().fileTypes
+    assert document_masker("markdown", file_types, False) is FORMATS["markdown"]
+    assert document_masker("plaintex", file_types, False) is FORMATS["latex"]
+    assert document_masker("python", file_types, False) is None
+    assert document_masker("python", file_types, True) is FORMATS["code-hash"]
+    assert document_masker("mail", (*file_types, "mail"), False) is PLAIN
+    assert document_masker("unknownlang", (), True) is None
 
 
 # --- checker ----------------------------------------------------------------------------
@@ -194,7 +135,7 @@ def test_turkish_letters_outweigh_a_stray_english_word():
 def test_check_filters_ascii_threshold_ignore_and_caches_by_line_text():
     restorer, cache = FakeRestorer(), SuggestionCache()
     lines = ["cok guzel", "aci", "çok guzel", "cok guzel"]
-    findings = check(lines, "plaintext", restorer, cache, CheckOptions(threshold=0.9))
+    findings = check(lines, PLAIN, restorer, cache, CheckOptions(threshold=0.9))
     # line 2 has a Turkish letter: its ASCII words need the strict threshold (1.0 by default)
     assert [(f.line, f.original, f.replacement) for f in findings] == [
         (0, "cok", "çok"),
@@ -204,11 +145,11 @@ def test_check_filters_ascii_threshold_ignore_and_caches_by_line_text():
     ]
     assert len(restorer.calls) == 1 and len(restorer.calls[0]) == 3  # one batch, each distinct line once
     lines[1] = "cok guzel"  # a line that moved or repeats costs nothing
-    check(lines, "plaintext", restorer, cache, CheckOptions())
+    check(lines, PLAIN, restorer, cache, CheckOptions())
     assert len(restorer.calls) == 1
-    ambiguous = check(["aci"], "plaintext", restorer, cache, CheckOptions(show_ambiguous=True))
+    ambiguous = check(["aci"], PLAIN, restorer, cache, CheckOptions(show_ambiguous=True))
     assert [(f.replacement, f.confident) for f in ambiguous] == [("acı", False)]
-    ignored = check(["COK guzel"], "plaintext", restorer, cache, CheckOptions(ignore=frozenset({"cok"})))
+    ignored = check(["COK guzel"], PLAIN, restorer, cache, CheckOptions(ignore=frozenset({"cok"})))
     assert [f.original for f in ignored] == ["guzel"]
     assert restored_text("cok guzel", findings[:2]) == "çok güzel"
 
@@ -216,9 +157,9 @@ def test_check_filters_ascii_threshold_ignore_and_caches_by_line_text():
 def test_lines_typed_with_turkish_letters_need_the_strict_threshold():
     restorer, cache = FakeRestorer(), SuggestionCache()
     lines = ["çok guzel gozluk", "hâlâ guzel", "guzel gozluk", "İyi Istanbul Guzel", "Istanbul Guzel"]
-    strict = check(lines, "plaintext", restorer, cache, CheckOptions(threshold=0.9, strict_threshold=0.999))
+    strict = check(lines, PLAIN, restorer, cache, CheckOptions(threshold=0.9, strict_threshold=0.999))
     assert [(f.line, f.original) for f in strict] == [(2, "guzel"), (2, "gozluk"), (4, "Istanbul"), (4, "Guzel")]
-    loose = check(lines, "plaintext", restorer, cache, CheckOptions(threshold=0.9, strict_threshold=0.99))
+    loose = check(lines, PLAIN, restorer, cache, CheckOptions(threshold=0.9, strict_threshold=0.99))
     # on a typed line capitalised words are names typed as intended, and guesses for
     # words the lexicon has never seen are not offered: neither is flagged
     assert [(f.line, f.original) for f in loose] == [
@@ -239,9 +180,7 @@ def test_cache_is_bounded():
 
 
 def test_overlong_lines_are_not_checked():
-    findings = check(
-        ["cok " * 10, "cok"], "plaintext", FakeRestorer(), SuggestionCache(), CheckOptions(max_line_length=20)
-    )
+    findings = check(["cok " * 10, "cok"], PLAIN, FakeRestorer(), SuggestionCache(), CheckOptions(max_line_length=20))
     assert [f.line for f in findings] == [1]
 
 
@@ -268,7 +207,7 @@ _LINES = st.lists(
 @given(
     _LINES,
     st.lists(st.tuples(st.integers(0, 12), st.integers(0, 12), _LINES), max_size=6),
-    st.sampled_from(["plaintext", "markdown"]),
+    st.sampled_from([PLAIN, FORMATS["markdown"]]),
 )
 def test_incremental_analysis_matches_a_fresh_check(lines, edits, masker):
     from nokta_lsp.documents import Codec

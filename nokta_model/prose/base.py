@@ -1,0 +1,76 @@
+"""The ``Masker`` type and the helpers every format shares.
+
+A masker turns one line into the same-length line with its non-prose characters
+(markup, code, link targets, math, …) replaced by spaces, so an offset in the masked
+line is the same offset in the real line. Constructs that span lines (fences, block
+comments, math) are carried to the next line in a typed, hashable state.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+#: One line in a state -> (the masked line, the state the next line starts in).
+Scan = Callable[[Any, str], "tuple[str, Any]"]
+
+# @mentions and #hashtags are names, not words: never changed. A hashtag is an
+# identifier on the platform it links to (#Istanbul and #İstanbul are different tags),
+# so restoring one would break the link. E-mail addresses (a@b) and C# do not match.
+_SOCIAL_RE = re.compile(r"(?<![\w@#&/])[@#]\w(?:[\w.-]*\w)?")
+
+
+@dataclass(frozen=True)
+class Masker:
+    """How one format's prose is found. Hashable: the server keys caches by it."""
+
+    name: str
+    start: Hashable  # the state of a document's first line
+    scan: Scan
+    extensions: tuple[str, ...] = ()  # lower case, with the dot
+    filenames: tuple[str, ...] = ()  # whole file names (COMMIT_EDITMSG)
+    language_ids: tuple[str, ...] = ()  # LSP / editor language ids
+    code: bool = False  # comments and strings of a programming language
+
+    def mask_line(self, state: Hashable, line: str) -> tuple[str, Hashable]:
+        """One line masked, given the state the line before left (``start`` for the first)."""
+        return _mask_line(self.scan, state, line)
+
+    def mask_lines(self, lines: Sequence[str]) -> list[str]:
+        """Every line with its non-prose characters blanked (same length per line)."""
+        state = self.start
+        masked: list[str] = []
+        for line in lines:
+            out, state = self.mask_line(state, line)
+            masked.append(out)
+        return masked
+
+
+@lru_cache(maxsize=4096)
+def _mask_line(scan: Scan, state: Hashable, line: str) -> tuple[str, Hashable]:
+    masked, after = scan(state, line)
+    return mask_social(masked), after
+
+
+def mask_social(line: str) -> str:
+    """``line`` with @mentions and #hashtags blanked."""
+    if "@" not in line and "#" not in line:
+        return line
+    return blank_matches(_SOCIAL_RE, line)
+
+
+def blank(text: str) -> str:
+    """Spaces of the same length (tabs kept, so nothing shifts visually either)."""
+    return "".join("\t" if ch == "\t" else " " for ch in text) if "\t" in text else " " * len(text)
+
+
+def blank_matches(pattern: re.Pattern[str], text: str) -> str:
+    """``text`` with every match of ``pattern`` blanked."""
+    return pattern.sub(lambda match: blank(match.group()), text)
+
+
+def blank_range(text: str, start: int, end: int) -> str:
+    return text[:start] + blank(text[start:end]) + text[end:]

@@ -1,0 +1,163 @@
+"""Comments and string literals of code files.
+
+Languages are grouped into families by their comment syntax; within a family one
+scanner keeps only comment and string contents (escape sequences and format
+placeholders blanked) and carries block comments and multi-line strings to the next
+line in its state. Each family is a format of its own: ``code-c``, ``code-hash``, ….
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+from functools import partial
+
+from .base import Masker
+
+
+@dataclass(frozen=True)
+class Family:
+    line_comments: tuple[str, ...]
+    block: tuple[tuple[str, str], ...]  # (opener, closer) of block comments
+    quotes: tuple[str, ...]  # string delimiters, longest first
+    language_ids: str
+    extensions: str
+
+
+FAMILIES = {
+    "c": Family(
+        ("//",),
+        (("/*", "*/"),),
+        ('"', "'", "`"),
+        "c cpp objective-c objective-cpp csharp java javascript javascriptreact typescript typescriptreact go rust "
+        "kotlin swift scala dart php groovy css scss less jsonc zig solidity cuda glsl hlsl proto verilog",
+        ".c .h .cc .cpp .cxx .hpp .hh .cs .java .js .mjs .cjs .jsx .ts .tsx .go .rs .kt .kts .swift .scala .dart "
+        ".php .groovy .css .scss .less .jsonc .zig .sol .cu .glsl .hlsl .proto .sv",
+    ),
+    "hash": Family(
+        ("#",),
+        (),
+        ('"""', "'''", '"', "'"),
+        "python shellscript bash sh zsh fish ruby perl r yaml toml makefile dockerfile powershell elixir julia nim "
+        "coffeescript cmake properties ini crystal tcl awk",
+        ".py .pyi .sh .bash .zsh .fish .rb .pl .pm .r .yaml .yml .toml .mk .ps1 .ex .exs .jl .nim .coffee .cmake "
+        ".properties .ini .cfg .cr .tcl .awk",
+    ),
+    "dash": Family(
+        ("--",),
+        (("--[[", "]]"), ("{-", "-}"), ("/*", "*/")),
+        ('"', "'"),
+        "lua sql haskell elm ada plsql",
+        ".lua .sql .hs .elm .adb .ads",
+    ),
+    "semicolon": Family(
+        (";",), (), ('"',), "clojure lisp scheme racket commonlisp fennel asm", ".clj .cljs .lisp .scm .rkt .fnl .asm"
+    ),
+    "percent": Family(("%",), (("%{", "%}"),), ('"', "'"), "matlab erlang prolog octave", ".erl .hrl"),
+}
+
+_ESCAPE_RE = re.compile(r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|[0-7]{1,3}|.)")
+_PLACEHOLDER_RE = re.compile(r"%[-+ #0]*\d*(?:\.\d+)?[sdifxXeEgGcrpq%]|\{[^{}\s]*\}|\$\{[^{}]*\}")
+
+
+class Mode(enum.Enum):
+    CODE = enum.auto()
+    BLOCK = enum.auto()  # inside a block comment
+    STRING = enum.auto()  # inside a string literal
+
+
+@dataclass(frozen=True)
+class State:
+    mode: Mode = Mode.CODE
+    closer: str = ""  # what ends the block comment or string
+
+
+CODE = State()
+
+
+def _keep(text: str, is_string: bool) -> str:
+    """Comment text as is; string text with escapes and format placeholders blanked."""
+    if not is_string:
+        return text
+    for pattern in (_ESCAPE_RE, _PLACEHOLDER_RE):
+        text = pattern.sub(lambda m: " " * len(m.group()), text)
+    return text
+
+
+def scan(family: Family, state: State, line: str) -> tuple[str, State]:
+    out = [" "] * len(line)
+    pos = 0
+    while pos < len(line):
+        if state.mode is not Mode.CODE:
+            in_string = state.mode is Mode.STRING
+            end = _find_closer(line, state.closer, pos, in_string)
+            stop = len(line) if end < 0 else end
+            out[pos:stop] = _keep(line[pos:stop], in_string)
+            if end < 0:
+                return "".join(out), (state if _spans_lines(state) else CODE)
+            state, pos = CODE, end + len(state.closer)
+            continue
+        pos, state, done = _next_opener(family, line, pos, out)
+        if done:
+            break
+    return "".join(out), state
+
+
+def _spans_lines(state: State) -> bool:
+    """Block comments, triple-quoted and template strings go on; a one-quote string ends with its line."""
+    return state.mode is Mode.BLOCK or len(state.closer) == 3 or state.closer == "`"
+
+
+def _find_closer(line: str, closer: str, start: int, in_string: bool) -> int:
+    pos = start
+    while True:
+        end = line.find(closer, pos)
+        if end < 0 or not in_string or not _escaped(line, end):
+            return end
+        pos = end + 1
+
+
+def _escaped(line: str, pos: int) -> bool:
+    backslashes = 0
+    while pos - backslashes - 1 >= 0 and line[pos - backslashes - 1] == "\\":
+        backslashes += 1
+    return backslashes % 2 == 1
+
+
+def _next_opener(family: Family, line: str, pos: int, out: list[str]) -> tuple[int, State, bool]:
+    """Move to the next comment or string opener; returns (position, state, line done)."""
+    best: tuple[int, State | None, str] | None = None  # (where, state it opens or None for a line comment, marker)
+    for marker in family.line_comments:
+        found = line.find(marker, pos)
+        if found >= 0 and (best is None or found < best[0]):
+            best = (found, None, marker)
+    for opener, closer in family.block:
+        found = line.find(opener, pos)
+        if found >= 0 and (best is None or found < best[0] or (found == best[0] and best[1] is None)):
+            best = (found, State(Mode.BLOCK, closer), opener)
+    for quote in family.quotes:
+        found = line.find(quote, pos)
+        if found >= 0 and (best is None or found < best[0]):
+            best = (found, State(Mode.STRING, quote), quote)
+    if best is None:
+        return len(line), CODE, True
+    found, opened, marker = best
+    start = found + len(marker)
+    if opened is None:
+        out[start:] = line[start:]
+        return len(line), CODE, True
+    return start, opened, False
+
+
+MASKERS = {
+    f"code-{name}": Masker(
+        f"code-{name}",
+        CODE,
+        partial(scan, family),
+        extensions=tuple(family.extensions.split()),
+        language_ids=tuple(family.language_ids.split()),
+        code=True,
+    )
+    for name, family in FAMILIES.items()
+}

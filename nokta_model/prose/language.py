@@ -1,0 +1,139 @@
+"""Turkish-or-not, decided per sentence from the evidence on it and around it.
+
+A sentence's evidence is counted on its ASCII-folded words: common Turkish words and
+suffixes and letters only Turkish has (ç ğ ı ö ş ü) against common English words and
+English-only spelling (w, x, q, "th", "-ing", "-tion", "n't"). Words that are common
+in both languages once asciified ("is"/"iş", "on", "can", "her", "sure"/"süre") count
+for neither. A sentence without evidence takes the language of the nearest decided
+sentence before it (after it at the start of a document); a document without any
+evidence is taken as Turkish. Non-Turkish sentences are blanked before the model.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from nokta_model.alphabet import TURKISH_ONLY, fold_key
+
+from .base import blank
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_ENGLISH_WORDS = _words(
+    "the of and to in that it with as was for be by this are or from an but not have has had which you we they he "
+    "she his their there been were will would should could if when what where who how why all any each more most "
+    "other some such than then these those into about after before over under only also just like use used using "
+    "your our its them him my me do does did done make makes made may might must shall very here because while both "
+    "between through during without within new one two three first same see so no yes get gets got set file files "
+    "default example value values return returns function option options command following whether however "
+    "therefore thus etc name data user number time way well even many much own out up down off again too now above "
+    "below until upon via per let note true false can't don't doesn't isn't won't it's that's you're we're they're "
+    "i'm i've you'll we'll there's what's let's always never something anything nothing everything someone anyone "
+    "people ways want wants need needs work works take takes give gives show shows find found run runs call called "
+    "calls every another"
+)
+_TURKISH_WORDS = _words(
+    "ve bir bu su da de ile icin gibi cok daha ne mi mu ki ama fakat veya ya olan olarak kadar sonra once sey var "
+    "yok ben sen biz siz onlar bunu buna bunun bunlar simdi nasil neden degil evet hayir icinde uzerinde arasinda "
+    "tarafindan ise ancak hem hic cunku diye oldu olur olup olmak etti eder etmek yapmak yapti gore dogru iyi kotu "
+    "buyuk kucuk yeni eski ilk tum butun bazi baska diger kendi zaman yil gun ayni sadece artik hala yine bana sana "
+    "ona beni seni onu onun benim senin bizim sizin iki uc dort bes alti yedi sekiz dokuz yuz bin milyon ilgili "
+    "sahip boyle soyle oyle nerede hangi niye belki herkes hep hicbir az pek gerek lazim bugun yarin dun aksam "
+    "sabah gece hava guzel ayrica birlikte birkac bircok oldukca icerisinde uzere karsi dolayi itibaren ragmen beri "
+    "dahil hakkinda yaninda altinda ustunde gelen giden yapilan edilen bulunan olmasi olmayan tarihinde yilinda "
+    "sayesinde"
+)
+_TURKISH_SUFFIX_RE = re.compile(
+    r"(?:[iu]yor|[iu]yordu|yorum|yoruz|acak|ecek|ac?agi|ecegi|mak|mek|masi|mesi|lari|leri|larin|lerin"
+    r"|lar|ler|dir|tir|nin|nun|sin|siz|suz|lik|luk|digi|dugu|tigi|mis|mistir|dan|den|tan|ten"
+    r"|inda|inde|una|une|ina|ine|ini|unu)$"
+)
+_ENGLISH_SPELLING_RE = re.compile(r"[wxq]|th|ing$|tion$|tions$|ness$|n't$|'s$|ee|oo[^o]|ould$|ght")
+_WORD_RE = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+_SENTENCE_RE = re.compile(r"[^.!?;:]+[.!?;:]*")
+
+
+def evidence(text: str) -> int:
+    """Turkish minus English evidence of a piece of text (0: no evidence either way)."""
+    score = 0
+    for match in _WORD_RE.finditer(text):
+        word = match.group()
+        if any(ch in TURKISH_ONLY for ch in word):
+            score += 2
+            continue
+        key = fold_key(word).replace("’", "'")
+        if key in _TURKISH_WORDS:
+            score += 1
+        elif key in _ENGLISH_WORDS or (len(key) >= 3 and _ENGLISH_SPELLING_RE.search(key)):
+            score -= 1
+        elif len(key) >= 6 and _TURKISH_SUFFIX_RE.search(key):
+            score += 1
+    return score
+
+
+def sentences(line: str) -> list[tuple[int, int]]:
+    """(start, end) of the sentences of a line; one piece when it has no punctuation."""
+    return [(m.start(), m.end()) for m in _SENTENCE_RE.finditer(line)] or [(0, len(line))]
+
+
+@lru_cache(maxsize=4096)
+def _scored_sentences(line: str) -> tuple[tuple[int, int, int], ...]:
+    return tuple((start, end, evidence(line[start:end])) for start, end in sentences(line))
+
+
+@lru_cache(maxsize=4096)
+def turkish_line(line: str, turkish: bool | None) -> tuple[str, bool | None, bool | None]:
+    """One line, given the language before it (None: no evidence yet in the document).
+
+    Returns the line with its non-Turkish sentences blanked, the language after it, and
+    the document's first decision when it is made on this line (else None). Sentences
+    waiting for that decision take it; a line that ends still undecided is returned as
+    is (its caller blanks it if the document's first decision is not Turkish).
+    """
+    if not line or line.isspace():
+        return line, turkish, None
+    out, first = line, None
+    pending: list[tuple[int, int]] = []
+    for start, end, score in _scored_sentences(line):
+        if score:
+            if turkish is None:
+                first = score > 0
+                if not first:
+                    for piece in pending:
+                        out = _blank_piece(out, *piece)
+            turkish = score > 0
+        if turkish is None:
+            pending.append((start, end))
+        elif not turkish:
+            out = _blank_piece(out, start, end)
+    return out, turkish, first
+
+
+def keep_turkish(lines: Sequence[str]) -> list[str]:
+    """Lines with every sentence not taken as Turkish blanked (lengths kept).
+
+    A sentence with evidence decides for itself and for the sentences without evidence
+    after it; those before the document's first decision take it (Turkish if none).
+    """
+    out: list[str] = []
+    undecided: list[int] = []
+    turkish: bool | None = None
+    for row, line in enumerate(lines):
+        text, after, first = turkish_line(line, turkish)
+        out.append(text)
+        if after is None:
+            undecided.append(row)
+        elif first is False:
+            for pending in undecided:
+                out[pending] = blank(out[pending])
+        turkish = after
+    return out
+
+
+def _blank_piece(text: str, start: int, end: int) -> str:
+    return text[:start] + blank(text[start:end]) + text[end:]

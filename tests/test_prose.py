@@ -1,0 +1,149 @@
+"""The prose layer: which characters of a document are Turkish prose, per format."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from nokta_model import prose
+from nokta_model.prose import FORMATS, format_for_path, keep_turkish, mask_lines, masker_for, prose_lines
+
+
+def masked(format_name: str, text: str) -> list[str]:
+    lines = text.split("\n")
+    out = mask_lines(format_name, lines)
+    assert [len(line) for line in out] == [len(line) for line in lines]
+    return [re.sub(r"\s+", " ", line).strip() for line in out]
+
+
+def test_markdown_skips_code_links_front_matter_and_html():
+    text = (
+        "---\ntitle: cok\n---\nBugun `kod` [guzel](http://x/cok) <https://a.b> <b>kalin</b>\n"
+        "```\ncok\n```\nson <!-- not\ncok --> bitti\n[id]: http://x"
+    )
+    assert masked("markdown", text) == ["", "", "", "Bugun [guzel] kalin", "", "", "", "son", "bitti", ""]
+
+
+def test_latex_skips_commands_math_comments_and_environments():
+    text = (
+        "Bugun \\textbf{cok} guzel $x cok$ \\cite{key} % yorum\n"
+        "\\begin{equation}\na = cok\n\\end{equation} sonra \\(y\\) \\ref{abc}"
+    )
+    assert masked("latex", text) == ["Bugun cok guzel", "", "", "sonra"]
+
+
+def test_html_rst_gitcommit_org_and_asciidoc():
+    assert masked("html", '<p class="x">Bugun <b>cok</b> &amp;</p><script>\nvar cok;\n</script>son') == [
+        "Bugun cok",
+        "",
+        "son",
+    ]
+    rst = (
+        "Metin ``kod`` :func:`f` `bag <http://x>`_\n\n.. code-block:: python\n\n   kod = 1\n\n"
+        "Son::\n\n   literal\n\nbitti\n.. note:: bu guzel"
+    )
+    assert masked("rst", rst) == ["Metin `bag `_", "", "", "", "", "", "Son::", "", "", "", "bitti", "bu guzel"]
+    assert masked("gitcommit", "Duzelt cok\n\n# comment\nSigned-off-by: A <a@b.c>\n# ------ >8 ------\nguzel") == [
+        "Duzelt cok",
+        "",
+        "",
+        "",
+        "",
+        "",
+    ]
+    assert masked("org", "#+title: x\nBugun =kod= [[http://x][guzel]]\n#+begin_src\ncok\n#+end_src\nson") == [
+        "",
+        "Bugun [guzel]",
+        "",
+        "",
+        "",
+        "son",
+    ]
+    assert masked("asciidoc", ":toc:\nBugun `kod` guzel\n----\ncok\n----\nson") == [
+        "",
+        "Bugun guzel",
+        "",
+        "",
+        "",
+        "son",
+    ]
+
+
+def test_code_comments_and_strings():
+    assert masked("code-hash", 'x = "cok\\n"  # guzel\ns = """uzun\nmetin"""') == ["cok guzel", "uzun", "metin"]
+    assert masked("code-c", "let a = 1; /* cok\nguzel */ b('x') // son") == ["cok", "guzel x son"]
+
+
+def test_mentions_and_hashtags_are_masked_in_every_format():
+    line = "Bugun @Ozlem ile #guzelgunler yazdik, ozlem@site.com ve C# dersi."
+    for name in FORMATS:
+        text = f"// {line}" if name == "code-c" else f"# {line}" if name == "code-hash" else line
+        if name.startswith("code-") and name not in ("code-c", "code-hash"):
+            continue
+        out = mask_lines(name, [text])[0]
+        assert "Ozlem" not in out and "guzelgunler" not in out, name
+        assert "Bugun" in out and "yazdik" in out, name
+
+
+def test_registry_by_name_path_and_language_id():
+    assert list(FORMATS)[:8] == ["plain", "markdown", "latex", "html", "rst", "org", "asciidoc", "gitcommit"]
+    assert format_for_path("notes/NOT.MD") == "markdown"
+    assert format_for_path("/repo/.git/COMMIT_EDITMSG") == "gitcommit"
+    assert format_for_path("paper.tex") == "latex" and format_for_path("a.py") == "code-hash"
+    assert format_for_path("README") == "plain" and format_for_path("x.unknown") == "plain"
+    assert prose.masker_for_language_id("plaintex") is FORMATS["latex"]
+    assert prose.masker_for_language_id("nope") is None
+    with pytest.raises(ValueError, match="unknown format 'word'; expected one of plain, markdown"):
+        masker_for("word")
+
+
+def test_states_are_typed_not_strings():
+    for masker in FORMATS.values():
+        state = masker.start
+        for line in ("```", "<!-- x", "\\begin{equation}", "/* a", "#+begin_src", "----", "Son::", '"""'):
+            _, state = masker.mask_line(state, line)
+            assert not isinstance(state, str), masker.name
+            hash(state)
+
+
+def test_prose_lines_blank_markup_and_english():
+    lines = ["Bugun `kod` cok guzel.", "This is the thing we want."]
+    assert prose_lines("markdown", lines) == ["Bugun       cok guzel.", " " * len(lines[1])]
+
+
+@given(st.sampled_from(list(FORMATS)), st.lists(st.text(max_size=40), max_size=8))
+def test_every_masker_keeps_lengths_and_only_blanks(name, lines):
+    lines = [line.replace("\n", " ").replace("\r", " ") for line in lines]
+    for line, out in zip(lines, prose_lines(name, lines)):
+        assert len(out) == len(line)
+        assert all(o == c or o in " \t" for o, c in zip(out, line))
+
+
+# --- language guard -----------------------------------------------------------------------
+
+
+def test_english_sentences_are_blanked_turkish_kept():
+    lines = [
+        "Bugun hava cok guzel.",
+        "Ama bu cok iyi. This is the sure thing on the table.",
+        "Sure.",
+        "Kitap okudum ve uyudum.",
+    ]
+    out = keep_turkish(lines)
+    assert out[0] == lines[0] and out[1].strip() == "Ama bu cok iyi." and out[2].strip() == "" and out[3] == lines[3]
+    assert keep_turkish(["Sure."]) == ["Sure."]  # no evidence anywhere: taken as Turkish
+
+
+def test_turkish_letters_outweigh_a_stray_english_word():
+    assert keep_turkish(["Ben de bu file'ı gördüm."]) == ["Ben de bu file'ı gördüm."]
+    assert keep_turkish(["We went to İstanbul with the team and it was great."])[0].strip() == ""
+
+
+def test_prose_needs_neither_the_protocol_nor_torch():
+    code = "import sys, nokta_model.prose; print(sorted({'pygls', 'lsprotocol', 'torch'} & set(sys.modules)))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"
