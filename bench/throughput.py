@@ -1,9 +1,10 @@
 """Throughput and cold start of `nokta restore`, per backend, as a user runs it.
 
-    python bench/throughput.py [--backends ngram default] [--megabytes 4] [--runs 3]
+    python bench/throughput.py [--backends ngram default] [--runs 3]
 
-The input is the ASCII-folded corpus dev split (never shared/bench, never trained on, so
-its share of unseen words is realistic), repeated up to the size asked. Each figure is the median of several whole-process runs. So that figures
+The input is the ASCII-folded corpus dev and tune splits (never shared/bench, never
+counted into a model, so its share of unseen words is realistic), each line once: no
+repeated text warms the caches. Each figure is the median of several whole-process runs. So that figures
 compare across machines, the same run times a fixed reference workload (a pure-Python
 word count over the same input) and reports restore time as a multiple of it.
 Writes bench/results/throughput.json and throughput.md.
@@ -30,9 +31,11 @@ from nokta_model.corpus import default_corpus_dir, split_lines
 ROOT = Path(__file__).resolve().parent
 
 
-def make_input(megabytes: float) -> str:
-    dev = "".join(asciify(line) + "\n" for _, line in split_lines(default_corpus_dir(), "dev"))
-    return dev * max(1, round(megabytes * 1e6 / len(dev)))
+def make_input() -> str:
+    """The dev and tune lines, ASCII-folded, each once."""
+    return "".join(
+        asciify(line) + "\n" for split in ("dev", "tune") for _, line in split_lines(default_corpus_dir(), split)
+    )
 
 
 def reference_seconds(text: str) -> float:
@@ -66,10 +69,9 @@ def measure(backend: str, big: Path, small: Path, runs: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backends", nargs="+", default=["ngram", "default"])
-    parser.add_argument("--megabytes", type=float, default=4.0)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    text = make_input(args.megabytes)
+    text = make_input()
     with tempfile.TemporaryDirectory() as folder:
         big, small = Path(folder) / "big.txt", Path(folder) / "small.txt"
         big.write_text(text, encoding="utf-8")
@@ -97,7 +99,7 @@ def main() -> None:
 
 def table(report: dict) -> str:
     rows = [
-        f"{report['input_chars']:,} characters of ASCII-folded corpus dev text (the dev split repeated), {report['date']}, {report['machine']}; "
+        f"{report['input_chars']:,} characters of ASCII-folded corpus dev and tune text (distinct lines), {report['date']}, {report['machine']}; "
         f"reference workload (pure-Python word count of the same text): {report['reference_s']:.2f} s",
         "",
         "| backend | cold start (process start → first output) | restore time | chars/s (after loading) | × reference |",

@@ -48,6 +48,32 @@ def with_slips(lines: Sequence[str], rate: float = SLIP_RATE, seed: int = 7) -> 
     return out
 
 
+class _Memo:
+    """A model's per-line outputs kept across the fit's many decodes of the same lines."""
+
+    def __init__(self, model, method: str) -> None:
+        self.model, self.method, self.cache = model, method, {}
+
+    def __getattr__(self, name):
+        return getattr(self.model, name)
+
+    def outputs(self, lines: list[str]) -> list:
+        missing = list(dict.fromkeys(line for line in lines if line not in self.cache))
+        if missing:
+            self.cache.update(zip(missing, getattr(self.model, self.method)(missing)))
+        return [self.cache[line] for line in lines]
+
+
+class _MemoNetwork(_Memo):
+    def line_probabilities(self, lines: list[str]) -> list:
+        return self.outputs(lines)
+
+
+class _MemoContext(_Memo):
+    def twin_probabilities(self, lines: list[str]) -> list:
+        return self.outputs(lines)
+
+
 def letter_errors(restorer: DefaultRestorer, gold: Sequence[str], inputs: Sequence[str]) -> int:
     metrics = score(gold, restore_all(restorer, inputs))
     return metrics.words - metrics.words_correct
@@ -93,6 +119,9 @@ def fit_weights(
     if max_lines:
         gold = random.Random(3).sample(gold, min(max_lines, len(gold)))
     inputs, slipped = ascii_inputs(gold), with_slips(gold)
+    network = _MemoNetwork(restorer.neural, "line_probabilities")
+    context = _MemoContext(restorer.context, "twin_probabilities")
+    restorer = DefaultRestorer(restorer.ngram, context, network, restorer.weights)
 
     def letters(weights: Weights) -> int:
         return letter_errors(restorer.with_weights(weights), gold, inputs)

@@ -31,6 +31,7 @@ from .weights import Weights
 
 UNSEEN_ALTERNATIVES = 4
 UNSEEN_CONTEXT = 48  # letters of context the network sees either side of an unseen word
+COMPETING_CONTEXT = 16  # … and of a word with several attested spellings
 
 
 class DefaultRestorer(Restorer):
@@ -155,14 +156,14 @@ class DefaultRestorer(Restorer):
     def _network_probabilities(
         self, lines: list[str], tokens: list[list[Span]], lexicon: list[list[Position]]
     ) -> list[np.ndarray | None]:
-        """Network probabilities where they are needed: whole lines when the network weighs
-        every word, else only windows of ``UNSEEN_CONTEXT`` letters around unseen words."""
-        if self.weights.network > 0:
-            windows = [[(0, len(line))] for line in lines]
-        elif self.weights.unseen_network > 0:
-            windows = [_windows(line, t, p) for line, t, p in zip(lines, tokens, lexicon)]
-        else:
-            windows = [[] for _ in lines]
+        """Network probabilities where they are needed: windows of ``UNSEEN_CONTEXT``
+        letters around unseen words, and of ``COMPETING_CONTEXT`` around words with
+        several attested spellings when the network weighs those."""
+        reach = {
+            "unseen": UNSEEN_CONTEXT if self.weights.unseen_network else 0,
+            "competing": COMPETING_CONTEXT if self.weights.network else 0,
+        }
+        windows = [_windows(line, t, p, reach) for line, t, p in zip(lines, tokens, lexicon)]
         snippets = [(i, a, b) for i, line_windows in enumerate(windows) for a, b in line_windows]
         result: list[np.ndarray | None] = [
             None if not w else np.full(len(lines[i]), 0.5) for i, w in enumerate(windows)
@@ -185,15 +186,16 @@ def _logit(p: np.ndarray) -> np.ndarray:
     return np.log(p) - np.log1p(-p)
 
 
-def _windows(line: str, tokens: list[Span], positions: list[Position]) -> list[tuple[int, int]]:
-    """Merged spans of ``UNSEEN_CONTEXT`` letters either side of each unseen word."""
+def _windows(line: str, tokens: list[Span], positions: list[Position], reach: dict[str, int]) -> list[tuple[int, int]]:
+    """Merged spans of letters around the words the network decides on, by their kind."""
     merged: list[tuple[int, int]] = []
     for token, position in zip(tokens, positions):
-        if not position.unseen:
+        width = reach["unseen"] if position.unseen else reach["competing"] if len(position.ids) > 1 else 0
+        if not width:
             continue
-        start, end = max(0, token.start - UNSEEN_CONTEXT), min(len(line), token.end + UNSEEN_CONTEXT)
+        start, end = max(0, token.start - width), min(len(line), token.end + width)
         if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], end)
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
         else:
             merged.append((start, end))
     return merged
