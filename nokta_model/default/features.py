@@ -50,12 +50,17 @@ def is_particle(key: str) -> bool:
 
 def particle_disharmony(previous: Position, particle: Position) -> list[float]:
     """For each spelling of the particle, 1.0 where its vowel breaks the harmony of the
-    previous word's most likely spelling, else 0.0 (all 0.0 when that word has no vowel)."""
-    vowels = [ch for ch in spell(previous.key, previous.masks[0]) if ch in _VOWELS]
-    if not vowels:
+    word before it, else 0.0; all 0.0 when that word's spellings disagree on their last
+    vowel (or have none): then the lattice's other scores decide."""
+    last_vowels = {_last_vowel(spell(previous.key, mask)) for mask in previous.masks}
+    if len(last_vowels) != 1 or None in last_vowels:
         return [0.0] * len(particle.masks)
-    wanted = _HARMONY[vowels[-1]]
+    wanted = _HARMONY[last_vowels.pop()]
     return [float(spell(particle.key, mask)[1] != wanted) for mask in particle.masks]
+
+
+def _last_vowel(word: str) -> str | None:
+    return next((ch for ch in reversed(word) if ch in _VOWELS), None)
 
 
 def typed_spelling_flags(position: Position, typed_mask: int) -> list[float]:
