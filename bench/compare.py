@@ -18,12 +18,11 @@ import platform
 import subprocess
 import sys
 import time
-from collections import defaultdict
 from pathlib import Path
 
 from nokta_model.backends import load_restorer
 from nokta_model.corpus import TRAIN_FILES, default_corpus_dir, split_lines
-from nokta_model.evaluate import ascii_inputs, changed_words, restore_all, score
+from nokta_model.evaluate import Metrics, ascii_inputs, changed_words, restore_all, score
 
 ROOT = Path(__file__).resolve().parent
 SHARED = ROOT.parent.parent / "shared"
@@ -32,17 +31,12 @@ TABLE = "rule table"
 
 
 def texts(dev_only: bool) -> dict[str, list[str]]:
-    """Evaluation texts by name: vikipedi_test, then each corpus file's dev lines, then all dev lines."""
+    """Evaluation texts by name: vikipedi_test, then each corpus file's dev lines."""
     chosen: dict[str, list[str]] = {}
     if not dev_only:
         chosen["vikipedi_test"] = (SHARED / "bench" / "vikipedi_test.txt").read_text(encoding="utf-8").splitlines()
-    by_file: dict[str, list[str]] = defaultdict(list)
     for corpus_file, line in split_lines(default_corpus_dir(), "dev"):
-        by_file[corpus_file.name].append(line)
-    chosen.update(by_file)
-    chosen["dev (all files)"] = [line for lines in by_file.values() for line in lines]
-    human = {f.name for f in TRAIN_FILES if f.human}
-    chosen["dev (human-written)"] = [line for name, lines in by_file.items() if name in human for line in lines]
+        chosen.setdefault(corpus_file.name, []).append(line)
     return chosen
 
 
@@ -54,20 +48,42 @@ def run_rule_table(lines: list[str]) -> tuple[list[str], float]:
     return done.stdout.split("\n")[: len(lines)], time.perf_counter() - started
 
 
-def measure(restore, gold: list[str]) -> dict:
+def measure(restore, gold: list[str]) -> tuple[Metrics, int, float]:
+    """(metrics of the restored ASCII input, words changed when fed as written, seconds)."""
     outputs, seconds = restore(ascii_inputs(gold))
-    metrics = score(gold, outputs, seconds)
     fed_as_written, _ = restore(gold)
-    changed, words = changed_words(gold, fed_as_written)
+    changed, _ = changed_words(gold, fed_as_written)
+    return score(gold, outputs, seconds), changed, seconds
+
+
+def summary(metrics: Metrics, changed: int) -> dict:
     return {
         "word_acc": metrics.word_accuracy,
         "ambiguous_word_acc": metrics.ambiguous_word_accuracy,
         "letter_acc": metrics.letter_accuracy,
         "word_errors": metrics.words - metrics.words_correct,
         "words": metrics.words,
-        "changed_when_correct": changed / words if words else 0.0,
+        "changed_when_correct": changed / metrics.words if metrics.words else 0.0,
         "chars_per_second": metrics.chars_per_second,
     }
+
+
+def with_totals(measured: dict[str, dict[str, tuple[Metrics, int, float]]]) -> dict[str, dict[str, dict]]:
+    """Per-text summaries, then the dev split's totals: all files, human-written files."""
+    human = {f.name for f in TRAIN_FILES if f.human}
+    groups = {"dev (all files)": lambda name: name != "vikipedi_test", "dev (human-written)": human.__contains__}
+    results = {name: {s: summary(m, c) for s, (m, c, _) in by_system.items()} for name, by_system in measured.items()}
+    systems = next(iter(measured.values())).keys()
+    for group, member in groups.items():
+        results[group] = {}
+        for system in systems:
+            total, changed = Metrics(), 0
+            for name in filter(member, measured):
+                metrics, words_changed, _ = measured[name][system]
+                total.add(metrics)
+                changed += words_changed
+            results[group][system] = summary(total, changed)
+    return results
 
 
 def restorer_runner(backend: str):
@@ -89,7 +105,8 @@ def main() -> None:
     args = parser.parse_args()
     chosen = texts(args.dev_only)
     runners = {TABLE: run_rule_table} | {b: restorer_runner(b) for b in args.backends}
-    results = {name: {system: measure(run, gold) for system, run in runners.items()} for name, gold in chosen.items()}
+    measured = {name: {system: measure(run, gold) for system, run in runners.items()} for name, gold in chosen.items()}
+    results = with_totals(measured)
     report = {
         "date": datetime.date.today().isoformat(),
         "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",

@@ -11,10 +11,9 @@ twelve letters c g i o s u C G I O S U change, each only into its Turkish pair.
 
 from __future__ import annotations
 
-import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from .alphabet import AMBIGUOUS, model_lower, nfc_with_offsets, restore_letters
 from .spans import Span, word_spans
@@ -80,13 +79,12 @@ class Restorer(ABC):
         """For each line, the words whose best spelling differs from the typed one."""
         prepared = [self._prepare(line) for line in lines]
         rankings = self._rank(prepared, with_scores=True)
-        suggestions = [self._suggest_line(line, ranks) for line, ranks in zip(prepared, rankings)]
-        return self._mark_attested(suggestions)
-
-    def _mark_attested(self, suggestions: list[list[Suggestion]]) -> list[list[Suggestion]]:
-        flat = [s for line in suggestions for s in line]
-        known = iter(self.attested([model_lower(unicodedata.normalize("NFC", s.replacement)) for s in flat]))
-        return [[replace(s, attested=next(known)) for s in line] for line in suggestions]
+        changes = [_changed_words(line, ranks) for line, ranks in zip(prepared, rankings)]
+        known = iter(self.attested([model_lower(spelled[0][0]) for words in changes for _, spelled in words]))
+        return [
+            [_suggestion(line, span, spelled, next(known)) for span, spelled in words]
+            for line, words in zip(prepared, changes)
+        ]
 
     def dotted_capitals(self, dotted: list[str], undotted: list[str]) -> list[bool]:
         """Whether each word typed with a capital I may be spelled ``dotted`` (İ there)
@@ -132,30 +130,34 @@ class Restorer(ABC):
                 restored[span.start : span.end] = restore_letters(typed, ranking[0][0])
         return _map_back(line, "".join(restored))
 
-    @staticmethod
-    def _suggest_line(line: _Line, rankings: list[Ranking]) -> list[Suggestion]:
-        suggestions = []
-        for span, ranking in zip(line.spans, rankings):
-            typed = line.nfc[span.start : span.end]
-            if not ranking or not any(ch in AMBIGUOUS for ch in typed):
-                continue
-            # No other spelling can outweigh a best one of probability >= 0.5 that keeps the word as typed.
-            if ranking[0][1] >= 0.5 and restore_letters(typed, ranking[0][0]) == typed:
-                continue
-            spelled = _spell_all(typed, ranking)
-            best, confidence = spelled[0]
-            if best == typed:
-                continue
-            suggestions.append(
-                Suggestion(
-                    span=Span(line.starts[span.start], line.starts[span.end]),
-                    original=line.original[line.starts[span.start] : line.starts[span.end]],
-                    replacement=_map_word_back(line, span, best),
-                    confidence=confidence,
-                    alternatives=tuple(Alternative(_map_word_back(line, span, t), p) for t, p in spelled),
-                )
-            )
-        return suggestions
+
+def _changed_words(line: _Line, rankings: list[Ranking]) -> list[tuple[Span, list[tuple[str, float]]]]:
+    """The words whose best spelling differs from the typed one, with every spelling as
+    the user would see it (NFC), best first."""
+    changed = []
+    for span, ranking in zip(line.spans, rankings):
+        typed = line.nfc[span.start : span.end]
+        if not ranking or not any(ch in AMBIGUOUS for ch in typed):
+            continue
+        # No other spelling can outweigh a best one of probability >= 0.5 that keeps the word as typed.
+        if ranking[0][1] >= 0.5 and restore_letters(typed, ranking[0][0]) == typed:
+            continue
+        spelled = _spell_all(typed, ranking)
+        if spelled[0][0] != typed:
+            changed.append((span, spelled))
+    return changed
+
+
+def _suggestion(line: _Line, span: Span, spelled: list[tuple[str, float]], attested: bool) -> Suggestion:
+    best, confidence = spelled[0]
+    return Suggestion(
+        span=Span(line.starts[span.start], line.starts[span.end]),
+        original=line.original[line.starts[span.start] : line.starts[span.end]],
+        replacement=_map_word_back(line, span, best),
+        confidence=confidence,
+        alternatives=tuple(Alternative(_map_word_back(line, span, t), p) for t, p in spelled),
+        attested=attested,
+    )
 
 
 def _undotted(spelling: str, typed: str) -> str:
@@ -187,6 +189,8 @@ def _map_back(line: _Line, restored_nfc: str) -> str:
 
 def _map_word_back(line: _Line, span: Span, word_nfc: str) -> str:
     """The original text of ``span`` with the changed letters of ``word_nfc`` put in."""
+    if line.nfc is line.original:
+        return word_nfc
     start, end = line.starts[span.start], line.starts[span.end]
     out = list(line.original[start:end])
     for pos, (before, after) in enumerate(zip(line.nfc[span.start : span.end], word_nfc)):

@@ -4,7 +4,7 @@ Coordinate ascent over a grid per weight. Two objectives, on the same tune lines
 
 - the letters' weights (context, network, unseen-word mixes, particle harmony) minimise
   word errors on the tune text typed in ASCII;
-- the writer-evidence weights (typed_word, typed_line) minimise word errors on the tune
+- the writer-evidence weights (typed_word, typed_line, typed_unseen) minimise word errors on the tune
   text typed with slips (one word in five of those with a Turkish letter typed without
   it) plus words changed when the tune text is fed exactly as written.
 
@@ -29,7 +29,7 @@ from .restorer import DefaultRestorer
 from .weights import DEFAULT_WEIGHTS, Weights, write_weights
 
 LETTER_WEIGHTS = ("context", "network", "unseen_network", "unseen_counted", "unseen_context", "particle_harmony")
-EVIDENCE_WEIGHTS = ("typed_word", "typed_line")
+EVIDENCE_WEIGHTS = ("typed_word", "typed_line", "typed_unseen")
 GRID = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 SLIP_RATE = 0.2
 

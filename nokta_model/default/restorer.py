@@ -96,9 +96,8 @@ class DefaultRestorer(Restorer):
         key = lexicon.key or token_key(text)
         context_logits = _logit(context[start + free])
         if lexicon.unseen:
-            return self._unseen_position(
-                key, text, free, context_logits, None if network is None else network[start + free]
-            )
+            unseen_network = None if network is None else network[start + free]
+            return self._unseen_position(key, text, free, context_logits, unseen_network, typed_line)
         weights = self.weights
         scorers = [(weights.context, letter_scorer(free, context_logits))]
         if weights.network and network is not None:
@@ -124,8 +123,16 @@ class DefaultRestorer(Restorer):
         return 0.0
 
     def _unseen_position(
-        self, key: str, text: str, free: np.ndarray, context_logits: np.ndarray, network: np.ndarray | None
+        self,
+        key: str,
+        text: str,
+        free: np.ndarray,
+        context_logits: np.ndarray,
+        network: np.ndarray | None,
+        typed_line: bool,
     ) -> Position:
+        """The best spelling of a word the lexicon lacks by its letter logits, single-letter
+        flips of it, and on a line typed with Turkish letters the word as typed."""
         weights = self.weights
         logits = weights.unseen_context * context_logits
         if weights.unseen_network and network is not None:
@@ -135,10 +142,15 @@ class DefaultRestorer(Restorer):
             logits = logits + weights.unseen_counted * _logit(np.array([counted.get(b, 0.5) for b in free.tolist()]))
         score = letter_scorer(free, logits)
         gains = dict(zip(free.tolist(), logits.tolist()))
-        best = (spelling_mask(key, text) or 0) | sum(1 << bit for bit, gain in gains.items() if gain > 0)
+        typed = spelling_mask(key, text) or 0
+        best = typed | sum(1 << bit for bit, gain in gains.items() if gain > 0)
         flips = sorted(gains, key=lambda bit: abs(gains[bit]))[:UNSEEN_ALTERNATIVES]
         masks = [best] + [best ^ (1 << bit) for bit in flips]
-        return Position([UNK] * len(masks), [score(m) for m in masks], masks=masks, key=key)
+        bonus = weights.typed_unseen if typed_line else 0.0
+        if bonus and typed not in masks:
+            masks.append(typed)
+        emissions = [score(m) + (bonus if m == typed else 0.0) for m in masks]
+        return Position([UNK] * len(masks), emissions, masks=masks, key=key)
 
     def _with_particle_harmony(self, positions: list[Position]) -> list[Position]:
         out = list(positions)

@@ -19,6 +19,7 @@ class Weights:
     particle_harmony: float = 0.0  # penalty of a question particle out of harmony with the word before
     typed_word: float = 0.0  # bonus of the as-typed spelling of a word typed with a Turkish letter
     typed_line: float = 0.0  # bonus of a counted as-typed spelling on a line typed with Turkish letters
+    typed_unseen: float = 0.0  # … and of an unseen word as typed on such a line
 
     @classmethod
     def from_dict(cls, values: dict) -> Weights:
