@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
-from tiny_corpus import write_tiny_corpus
 
 from nokta_model.alphabet import AMBIGUOUS_LOWER
 from nokta_model.charctx import ContextModel
@@ -15,6 +14,7 @@ from nokta_model.neural.config import ModelConfig
 from nokta_model.neural.model import CharTagger
 from nokta_model.ngram.model import NgramRestorer
 from nokta_model.ngram.train import train_ngram
+from tests.tiny_corpus import write_tiny_corpus
 
 TRAIN = [
     "Yaşa ülkem, yaşa!", "Bu yasa meclisten geçti.", "Yeni yasa yürürlüğe girdi.", "Hava çok güzel bugün.",

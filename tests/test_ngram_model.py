@@ -6,12 +6,12 @@ import zipfile
 
 import numpy as np
 import pytest
-from tiny_corpus import write_tiny_corpus
 
 from nokta_model.errors import ModelFileError
 from nokta_model.ngram.artifact import DEFAULT_ARTIFACT, load_model, read_meta, save_model
 from nokta_model.ngram.model import NgramRestorer
 from nokta_model.ngram.train import train_ngram
+from tests.tiny_corpus import write_tiny_corpus
 
 TRAIN = [
     "Yaşa ülkem, yaşa!",

@@ -30,3 +30,18 @@ def test_number_suffixes_are_words():
 def test_word_parts_split_hyphens():
     word = "Sened-i"
     assert [word[s.start : s.end] for s in word_parts(word)] == ["Sened", "i"]
+
+
+def test_dotted_initials_and_glued_sentences_are_words():
+    assert words("M.O. 300 yilinda, (T.C. Anayasasi) G.Saray kazandi") == [
+        "M",
+        "O",
+        "yilinda",
+        "T",
+        "C",
+        "Anayasasi",
+        "G",
+        "Saray",
+        "kazandi",
+    ]
+    assert words("istemistir.Gunes de dosya.txt ornek.com.tr") == ["istemistir", "Gunes", "de"]
