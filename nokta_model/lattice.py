@@ -135,10 +135,10 @@ def line_rankings(
     choices = {}
     for index, token in enumerate(tokens, start=2):
         position = positions[index]
-        if with_scores:
+        if with_scores and len(position.masks) > 1:
             shares = _softmax(marginals[index])
             ranked = sorted(zip(position.masks, shares), key=lambda ms: -ms[1])
-        else:
+        else:  # the best spelling only, or the one spelling there is
             ranked = [(position.masks[best[index]], 1.0)]
         choices[token.start] = (token, [(spell(position.key, mask), share) for mask, share in ranked])
     return [_word_ranking(line, span, choices) for span in word_spans]

@@ -29,6 +29,7 @@ class NgramRestorer(Restorer):
         self.model = model
         self.source = source
         self._positions_of: dict[str, Position] = {}  # token text -> its lattice slot
+        self._count_of: dict[str, float] = {}  # spelling -> its running-text count (``_counts``)
         self._cache_lock = threading.Lock()
 
     @classmethod
@@ -49,7 +50,17 @@ class NgramRestorer(Restorer):
 
     def _counts(self, spellings: list[str]) -> list[float]:
         """Running-text count of each spelling (its rarest hyphen part; LIST_BONUS if only
-        in a word list, 0 if not in the lexicon)."""
+        in a word list, 0 if not in the lexicon), remembered for the next call."""
+        with self._cache_lock:
+            cache = self._count_of
+            new = list(dict.fromkeys(s for s in spellings if s not in cache))
+            if len(cache) + len(new) > TOKEN_CACHE_SIZE:
+                cache.clear()
+                new = list(dict.fromkeys(spellings))
+            cache.update(zip(new, self._lexicon_counts(new)))
+            return [cache[s] for s in spellings]
+
+    def _lexicon_counts(self, spellings: list[str]) -> list[float]:
         parts = [[w[p.start : p.end] for p in word_parts(w)] for w in spellings]
         flat = [part for word in parts for part in word]
         keys = [token_key(part) for part in flat]

@@ -1,0 +1,90 @@
+"""`Restorer.suggest` (what the editor calls) against `Restorer.restore`, per backend.
+
+    python -m bench.suggest_speed [--backends ngram default] [--runs 3]
+
+Each figure is the median of several fresh processes, each loading the backend and
+then running one method over the ASCII-folded corpus dev split in batches of 64 lines
+(distinct lines, never counted into a model; no text is repeated, so caches start
+cold). Writes bench/results/suggest_speed.json and suggest_speed.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from bench.accuracy import machine
+from nokta_model.alphabet import asciify
+from nokta_model.backends import load_restorer
+from nokta_model.corpus import default_corpus_dir, split_lines
+
+ROOT = Path(__file__).resolve().parent
+BATCH = 64
+
+
+def dev_lines() -> list[str]:
+    return [asciify(line) for _, line in split_lines(default_corpus_dir(), "dev")]
+
+
+def time_method(backend: str, method: str) -> float:
+    """Seconds one fresh process spends in ``method`` over the dev lines (loading excluded)."""
+    command = [sys.executable, "-m", "bench.suggest_speed", "--time-one", backend, method]
+    result = subprocess.run(command, capture_output=True, text=True, check=True, cwd=ROOT.parent)
+    return float(result.stdout.strip())
+
+
+def time_one(backend: str, method: str) -> None:
+    lines = dev_lines()
+    restorer = load_restorer(backend, device="cpu")
+    run = getattr(restorer, method)
+    started = time.perf_counter()
+    for start in range(0, len(lines), BATCH):
+        run(lines[start : start + BATCH])
+    print(time.perf_counter() - started)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--backends", nargs="+", default=["ngram", "default"])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--time-one", nargs=2, metavar=("BACKEND", "METHOD"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.time_one:
+        time_one(*args.time_one)
+        return
+    chars = sum(len(line) for line in dev_lines())
+    results = {}
+    for backend in args.backends:
+        seconds = {
+            method: statistics.median(time_method(backend, method) for _ in range(args.runs))
+            for method in ("restore", "suggest")
+        }
+        results[backend] = {**seconds, "suggest_over_restore": seconds["suggest"] / seconds["restore"]}
+        print(backend, json.dumps(results[backend]))
+    report = {"date": datetime.date.today().isoformat(), "machine": machine(), "chars": chars, "results": results}
+    out = ROOT / "results" / "suggest_speed"
+    out.with_suffix(".json").write_text(json.dumps(report, indent=2) + "\n")
+    out.with_suffix(".md").write_text(table(report))
+
+
+def table(report: dict) -> str:
+    rows = [
+        f"{report['chars']:,} characters of ASCII-folded corpus dev text (distinct lines), batches of {BATCH} "
+        f"lines, {report['date']}, {report['machine']}",
+        "",
+        "| backend | restore | suggest | suggest ÷ restore |",
+        "|---|---:|---:|---:|",
+    ]
+    for backend, f in report["results"].items():
+        rows.append(f"| {backend} | {f['restore']:.2f} s | {f['suggest']:.2f} s | {f['suggest_over_restore']:.2f} |")
+    return "\n".join(rows) + "\n"
+
+
+if __name__ == "__main__":
+    main()
