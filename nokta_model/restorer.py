@@ -1,4 +1,4 @@
-"""The restorer API every backend implements, and ``load_restorer`` to get one.
+"""The restorer API every backend implements (backends are loaded by ``backends.load_restorer``).
 
 A backend only ranks spellings for words: it sees each line NFC-normalised and
 lower-cased by ``model_lower`` (ASCII I becomes i: it may stand for I or İ), with its

@@ -10,7 +10,7 @@ import pytest
 from nokta_model.charctx import ContextModel
 from nokta_model.corpus import split_lines
 from nokta_model.default import DefaultRestorer, Weights
-from nokta_model.default.fit import fit_weights, with_slips
+from nokta_model.default.fit import RULE_WEIGHTS, fit_weights, with_slips
 from nokta_model.ngram.model import NgramRestorer
 from nokta_model.ngram.train import train_ngram
 from tests.test_default import FixedNetwork
@@ -32,19 +32,31 @@ def test_the_fit_writes_weights_that_are_no_worse_on_the_tune_split(tmp_path):
     (tmp_path / "corpus").mkdir()
     corpus = write_tiny_corpus(tmp_path / "corpus", LINES, ["ışık"])
     assert list(split_lines(corpus, "tune"))  # some lines fall in the tune split
-    restorer = DefaultRestorer(
-        NgramRestorer(train_ngram(corpus, log=lambda _: None)),
-        ContextModel.count((line, 1) for _, line in split_lines(corpus, "train")),
-        FixedNetwork(0.5),
-        Weights(context=8.0),
-    )
+    ngram = NgramRestorer(train_ngram(corpus, log=lambda _: None))
+    context = ContextModel.count((line, 1) for _, line in split_lines(corpus, "train"))
     log: list[str] = []
-    fitted = fit_weights(restorer, corpus, tmp_path / "default.json", sweeps=1, log=log.append)
+    fitted = fit_weights(
+        DefaultRestorer(ngram, context, FixedNetwork(0.5), Weights(context=8.0)),
+        corpus,
+        tmp_path / "default.json",
+        sweeps=1,
+        log=log.append,
+    )
     saved = json.loads((tmp_path / "default.json").read_text(encoding="utf-8"))
     assert Weights.from_dict(saved["weights"]) == fitted
+    assert fitted.particle_harmony == RULE_WEIGHTS["particle_harmony"]
     start = int(log[0].split()[1])
     assert saved["tune_word_errors_ascii"] <= start
     assert np.isfinite(list(saved["weights"].values())).all()
+    # The weights the models were loaded with play no part: the fit is reproducible.
+    again = fit_weights(
+        DefaultRestorer(ngram, context, FixedNetwork(0.5), Weights(network=4.0)),
+        corpus,
+        tmp_path / "again.json",
+        sweeps=1,
+        log=lambda _: None,
+    )
+    assert again == fitted
 
 
 def test_weights_refuse_unknown_names():
