@@ -46,9 +46,9 @@ REGISTRY: dict[str, Backend] = {
     for backend in (
         Backend(
             "default",
-            "count-based lattice, every model's scores, the fitted chooser",
+            "count-based lattice scored by every model, with fitted weights",
             _load_default,
-            (".chooser.json",),
+            (".json",),  # the weights file (data/default.json); the models are the shipped ones
         ),
         Backend("ngram", "count-based: lexicon, word trigrams, character contexts", _load_ngram, (".npz",)),
         Backend("neural", "character BiLSTM tagger", _load_neural, (".safetensors",), loads_directories=True),

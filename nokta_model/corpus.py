@@ -4,7 +4,7 @@ Every backend trains from the same mix, so results compare. Human-written prose 
 weighted up (×2) so the machine-written essays (62% of the characters) do not dominate;
 software and interface text stays at ×1. Files under a non-commercial licence are left
 out of anything shipped. The dev split (scores) and the tune split (fits the default
-model's chooser) are each a stable 2% of lines chosen by hash; neither is counted into
+model's weights) are each a stable 2% of lines chosen by hash; neither is counted into
 any model, and ``shared/bench`` is never used.
 """
 
@@ -78,7 +78,7 @@ def default_corpus_dir() -> Path:
 
 
 def line_split(line: str) -> str:
-    """``"dev"`` (scores, never fitted on), ``"tune"`` (fits the default's chooser) or ``"train"``."""
+    """``"dev"`` (scores, never fitted on), ``"tune"`` (fits the default's weights) or ``"train"``."""
     bucket = zlib.crc32(line.encode("utf-8")) % 100
     if bucket < DEV_PERCENT:
         return "dev"

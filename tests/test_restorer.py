@@ -5,7 +5,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nokta_model.alphabet import AMBIGUOUS, LOWER_TWIN, asciify, tr_lower
-from nokta_model.backends import load_restorer
+from nokta_model.backends import backend_for_path, load_restorer
+from nokta_model.default import DefaultRestorer, Weights
+from nokta_model.default.weights import write_weights
 
 PAIRS = {**LOWER_TWIN, "C": "Ç", "G": "Ğ", "I": "İ", "O": "Ö", "S": "Ş", "U": "Ü"}
 
@@ -95,3 +97,20 @@ def test_suggestions_say_whether_the_spelling_is_attested(restorer):
         ("çok", True),
         ("gözlükçülerimizdenmişsiniz", False),
     ]
+
+
+@pytest.mark.parametrize(
+    ("name", "backend"),
+    [("ngram.npz", "ngram"), ("default.json", "default"), ("best.safetensors", "neural"), ("run", "neural")],
+)
+def test_model_files_map_to_their_backend(tmp_path, name, backend):
+    path = tmp_path / name
+    path.mkdir() if name == "run" else path.touch()
+    assert backend_for_path(path).name == backend
+
+
+def test_a_weights_file_loads_the_default_with_those_weights(tmp_path):
+    weights = tmp_path / "mine.json"
+    write_weights(Weights(context=2.0), weights, {})
+    restorer = load_restorer(str(weights), device="cpu")
+    assert isinstance(restorer, DefaultRestorer) and restorer.weights.context == 2.0
