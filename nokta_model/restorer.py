@@ -86,11 +86,12 @@ class Restorer(ABC):
             for line, words in zip(prepared, changes)
         ]
 
-    def dotted_capitals(self, dotted: list[str], undotted: list[str]) -> list[bool]:
+    def dotted_capitals(self, dotted: list[str], undotted: list[str], ascii_lines: list[bool]) -> list[bool]:
         """Whether each word typed with a capital I may be spelled ``dotted`` (İ there)
-        rather than ``undotted`` (I kept). Backends with a lexicon say yes only when the
-        dotted spelling is the commoner one, so a foreign name stays as typed (Intel, not
-        İntel) while Istanbul'da becomes İstanbul'da."""
+        rather than ``undotted`` (I kept); ``ascii_lines`` says whether its line was typed
+        without Turkish letters (where a capital I says nothing of the dot). Backends with a
+        lexicon say yes only when the dotted spelling is the commoner one, so a foreign name
+        stays as typed (Intel, not İntel) while Istanbul'da becomes İstanbul'da."""
         return [True] * len(dotted)
 
     def _rank(self, prepared: list[_Line], with_scores: bool) -> list[list[Ranking]]:
@@ -107,7 +108,8 @@ class Restorer(ABC):
             for ci, (spelling, _) in enumerate(rankings[li][wi])
         ]
         dotted = [rankings[li][wi][ci][0] for li, wi, ci, _ in asked]
-        allowed = self.dotted_capitals(dotted, [undotted for *_, undotted in asked])
+        ascii_lines = [prepared[li].nfc.isascii() for li, *_ in asked]
+        allowed = self.dotted_capitals(dotted, [undotted for *_, undotted in asked], ascii_lines)
         for (li, wi, ci, undotted), ok in zip(asked, allowed):
             if not ok:
                 rankings[li][wi][ci] = (undotted, rankings[li][wi][ci][1])

@@ -133,6 +133,8 @@ def test_the_shipped_default_is_the_lattice_with_every_model():
         ("M.O. 300 yilinda", "M.Ö. 300 yılında"),
         ("Kitabi okudun mu?", "Kitabı okudun mu?"),
         ("Intel yeni islemcisini tanitti.", "Intel yeni işlemcisini tanıttı."),
+        ("Istanbulca konusurlar.", "İstanbulca konuşurlar."),  # unseen: the letter models dot it
+        ("Istanbulca konuşurlar.", "Istanbulca konuşurlar."),  # typed with Turkish letters: I is meant
         ("Calismayi bitirdi.Sonra eve gitti.", "Çalışmayı bitirdi.Sonra eve gitti."),
     ],
 )

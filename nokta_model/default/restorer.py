@@ -47,8 +47,8 @@ class DefaultRestorer(Restorer):
         """The same models under other weights (they share every table and cache)."""
         return DefaultRestorer(self.ngram, self.context, self.neural, weights)
 
-    def dotted_capitals(self, dotted: list[str], undotted: list[str]) -> list[bool]:
-        return self.ngram.dotted_capitals(dotted, undotted)
+    def dotted_capitals(self, dotted: list[str], undotted: list[str], ascii_lines: list[bool]) -> list[bool]:
+        return self.ngram.dotted_capitals(dotted, undotted, ascii_lines)
 
     def attested(self, spellings: list[str]) -> list[bool]:
         """Attested by the count-based lexicon, which the default decodes with."""

@@ -37,12 +37,16 @@ class NgramRestorer(Restorer):
         path = Path(path) if path else DEFAULT_ARTIFACT
         return cls(load_model(path), str(path))
 
-    def dotted_capitals(self, dotted: list[str], undotted: list[str]) -> list[bool]:
+    def dotted_capitals(self, dotted: list[str], undotted: list[str], ascii_lines: list[bool]) -> list[bool]:
         """Dotted only when running text has the dotted spelling at least as often as the
-        undotted one: the word lists hold lower-cased foreign names (intel) that would
-        otherwise dot them."""
+        undotted one (the word lists hold lower-cased foreign names, intel, that would
+        otherwise dot them), or, on a line typed in ASCII, when the lexicon knows neither:
+        then the letter models' choice stands (Istanbulca -> İstanbulca)."""
         counts = self._counts(dotted + undotted)
-        return [d > 0 and d >= u for d, u in zip(counts[: len(dotted)], counts[len(dotted) :])]
+        return [
+            (d > 0 or (u == 0 and ascii_line)) and d >= u
+            for d, u, ascii_line in zip(counts[: len(dotted)], counts[len(dotted) :], ascii_lines)
+        ]
 
     def attested(self, spellings: list[str]) -> list[bool]:
         """A spelling is attested when each of its hyphen parts is in the lexicon as written."""
