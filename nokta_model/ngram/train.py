@@ -77,8 +77,12 @@ def _renumber(counter: _Counter, groups: dict[str, list[tuple[str, int]]]) -> tu
     new_id = {BOS: BOS, EOS: EOS}
     masks, counts, first, size = [0] * FIRST_WORD_ID, [0.0] * FIRST_WORD_ID, [], []
     for index in order:
-        # Most frequent first; ties by mask, so the file does not depend on set order.
-        members = sorted(groups[keys[index]], key=lambda sm: (-counter.unigrams[counter.ids[sm[0]]], sm[1]))
+        # Most frequent first; between equals, more Turkish letters first (word lists hold
+        # ASCII-typed junk beside the real spelling), then by mask: no dependence on set order.
+        members = sorted(
+            groups[keys[index]],
+            key=lambda sm: (-counter.unigrams[counter.ids[sm[0]]], -sm[1].bit_count(), sm[1]),
+        )
         first.append(len(masks))
         size.append(len(members))
         for spelling, mask in members:
