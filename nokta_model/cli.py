@@ -4,18 +4,34 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import BinaryIO
+
+from tqdm import tqdm
 
 from .backends import BACKENDS, load_restorer
 from .errors import NoktaError
 from .evaluate import Metrics, evaluate
-from .restorer import Restorer
+from .pipeline import FILE_UNDECIDED_LINES, Piece, encoding_message, prose_batches, restore_pieces
+from .prose import FORMATS, PLAIN, Masker, format_for_path, masker_for
+from .safe_output import StagedFile, commit_all
 from .training import TRAINERS
+from .workers import WorkerPool
 
-RESTORE_BATCH_LINES = 2000
+AUTO_JOBS_BYTES = 8_000_000  # inputs this large use every core unless --jobs says otherwise
+
+
+def package_version() -> str:
+    """The installed package's version (one source: pyproject.toml)."""
+    try:
+        return version("nokta")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def _add_backend_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,6 +43,7 @@ def _add_backend_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="nokta", description="Restore Turkish diacritics (ç ğ ı ö ş ü İ).")
+    parser.add_argument("--version", action="version", version=f"nokta {package_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     restore = commands.add_parser("restore", help="restore diacritics in files or standard input")
@@ -34,6 +51,18 @@ def _parser() -> argparse.ArgumentParser:
         "files", nargs="*", type=Path, metavar="FILE", help="UTF-8 text files (default: standard input)"
     )
     restore.add_argument("--output", "-o", type=Path, help="write here instead of standard output")
+    restore.add_argument("--in-place", "-i", action="store_true", help="restore each FILE in place")
+    restore.add_argument(
+        "--format",
+        default="auto",
+        choices=("auto", *FORMATS),
+        metavar="FORMAT",
+        help="auto (by file extension; plain for standard input), plain, markdown, latex, html, rst, org, "
+        "asciidoc, gitcommit or code-LANGUAGE: only prose is restored",
+    )
+    restore.add_argument(
+        "--jobs", "-j", type=int, default=0, help="worker processes (default: every core for inputs over 8 MB)"
+    )
     _add_backend_arguments(restore)
     restore.set_defaults(run=_restore)
 
@@ -61,57 +90,124 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _read_text(path: Path | None, stream: BinaryIO | None = None) -> str:
-    name = str(path) if path else "standard input"
+def _read_text(path: Path) -> str:
     try:
-        data = path.read_bytes() if path else stream.read()
+        data = path.read_bytes()
     except OSError as error:
-        raise NoktaError(f"{name}: {error.strerror or error}") from None
+        raise NoktaError(f"{path}: {error.strerror or error}") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise NoktaError(f"{name}: not UTF-8 text (byte {data[error.start]:#04x} at offset {error.start})") from None
+        raise NoktaError(encoding_message(str(path), data, error.start)) from None
 
 
-def _batches(text: str) -> Iterator[list[str]]:
-    lines = text.splitlines(keepends=True)
-    for start in range(0, len(lines), RESTORE_BATCH_LINES):
-        yield lines[start : start + RESTORE_BATCH_LINES]
+@dataclass
+class _Source:
+    name: str
+    stream: BinaryIO
+    size: int | None  # bytes, for files
+    masker: Masker
+    path: Path | None = None
+    read: int = 0  # bytes read so far
 
 
-def restore_text(restorer: Restorer, text: str) -> Iterator[str]:
-    """Restored text, batch by batch; line ends and every other character kept."""
-    for batch in _batches(text):
-        bodies = [line.rstrip("\r\n") for line in batch]
-        for body, line, restored in zip(bodies, batch, restorer.restore(bodies)):
-            yield restored + line[len(body) :]
+def _open_sources(files: list[Path], format_name: str) -> list[_Source]:
+    if not files:
+        masker = PLAIN if format_name == "auto" else masker_for(format_name)
+        return [_Source("standard input", sys.stdin.buffer, None, masker)]
+    sources = []
+    for path in files:
+        masker = masker_for(format_for_path(str(path)) if format_name == "auto" else format_name)
+        try:
+            sources.append(_Source(str(path), open(path, "rb"), path.stat().st_size, masker, path))  # noqa: SIM115
+        except OSError as error:
+            raise NoktaError(f"{path}: {error.strerror or error}") from None
+    return sources
+
+
+class _StandardOutput:
+    """Standard output as bytes, flushed after every batch (so a pipe sees each line)."""
+
+    def __init__(self) -> None:
+        try:
+            os.fstat(1)
+        except OSError:
+            raise NoktaError("standard output is closed") from None
+        self.stream = open(1, "wb", closefd=False)  # noqa: SIM115
+
+    def write(self, text: str) -> None:
+        try:
+            self.stream.write(text.encode("utf-8"))
+            self.stream.flush()
+        except BrokenPipeError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # nothing more reaches the closed pipe
+            raise NoktaError("standard output was closed before the end (broken pipe)") from None
+        except OSError as error:
+            raise NoktaError(f"standard output: {error.strerror or error}") from None
+
+
+def _jobs(requested: int, sources: list[_Source]) -> int:
+    if requested:
+        return requested
+    total = sum(source.size or 0 for source in sources)
+    return os.cpu_count() or 1 if total >= AUTO_JOBS_BYTES else 1
+
+
+def _batches(source: _Source) -> Iterator[list[tuple[Piece, str]]]:
+    """The source's batches, with a progress bar on a terminal for a file."""
+    show = source.size is not None and sys.stderr.isatty()
+    undecided = FILE_UNDECIDED_LINES if source.path else 0  # a pipe's lines come out as they arrive
+    with tqdm(total=source.size, unit="B", unit_scale=True, desc=source.name, disable=not show) as bar:
+        for decided, read in prose_batches(source.stream, source.name, source.masker, undecided):
+            bar.update(read - bar.n)
+            source.read = read
+            yield decided
 
 
 def _restore(args: argparse.Namespace) -> int:
-    texts = [_read_text(path) for path in args.files] if args.files else [_read_text(None, sys.stdin.buffer)]
-    if not any(texts):
-        raise NoktaError("empty input: nothing to restore")
-    restorer = load_restorer(args.backend, device=args.device)
-    output = _open_output(args.output)
+    if args.in_place and (args.output or not args.files):
+        raise NoktaError("--in-place restores FILE arguments in place; give files and no --output")
+    sources = _open_sources(args.files, args.format)
+    jobs = _jobs(args.jobs, sources)
+    pool = WorkerPool(args.backend, args.device, jobs) if jobs > 1 else None
+    restorer = None if pool else load_restorer(args.backend, device=args.device)
+
+    def restored(source: _Source) -> Iterator[str]:
+        batches = _batches(source)
+        if pool:
+            return pool.restore(batches)
+        return (restore_pieces(restorer, batch) for batch in batches)
+
+    staged: list[StagedFile] = []
     try:
-        for text in texts:
-            for chunk in restore_text(restorer, text):
-                output.write(chunk)
-    finally:
-        if args.output:
-            output.close()
+        if args.in_place:
+            for source in sources:
+                staged.append(StagedFile(source.path))
+                _restore_into(staged[-1], restored(source))
         else:
-            output.flush()
+            output = StagedFile(args.output) if args.output else _StandardOutput()
+            staged = [output] if args.output else []
+            for source in sources:
+                _restore_into(output, restored(source))
+        if not any(source.read for source in sources):
+            raise NoktaError("empty input: nothing to restore")
+        commit_all(staged)
+    except BaseException:
+        for file in staged:
+            file.discard()
+        raise
+    finally:
+        if pool:
+            pool.close()
+        for source in sources:
+            if source.path:
+                source.stream.close()
     return 0
 
 
-def _open_output(path: Path | None):
-    if path is None:
-        return open(sys.stdout.fileno(), "w", encoding="utf-8", newline="", closefd=False)
-    try:
-        return open(path, "w", encoding="utf-8", newline="")
-    except OSError as error:
-        raise NoktaError(f"{path}: {error.strerror or error}") from None
+def _restore_into(output: StagedFile | _StandardOutput, texts: Iterator[str]) -> None:
+    for text in texts:
+        output.write(text)
 
 
 def _eval(args: argparse.Namespace) -> int:
@@ -161,9 +257,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"nokta: error: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
+        print("nokta: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
+    except OSError as error:
+        print(f"nokta: error: {error.strerror or error}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

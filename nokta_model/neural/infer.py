@@ -26,16 +26,29 @@ class _Piece:
 
 
 def resolve_device(device: str = "auto") -> torch.device:
+    """The torch device for ``device`` (auto: CUDA, then MPS, then CPU); ValueError when
+    the device named cannot be used on this machine."""
     if device != "auto":
         try:
-            return torch.device(device)
+            chosen = torch.device(device)
         except RuntimeError as error:
             raise ValueError(f"unknown device {device!r}: {error}") from error
+        if not _usable(chosen):
+            raise ValueError(f"device {device!r} is not available on this machine; use --device cpu or auto")
+        return chosen
     if torch.cuda.is_available():
         return torch.device("cuda")
     if getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available():
         return torch.device("mps")
     return torch.device("cpu")
+
+
+def _usable(device: torch.device) -> bool:
+    if device.type == "cuda":
+        return torch.cuda.is_available() and (device.index or 0) < torch.cuda.device_count()
+    if device.type == "mps":
+        return getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available()
+    return device.type == "cpu"
 
 
 def twin_probabilities(model: CharTagger, keys: list[str]) -> list[np.ndarray]:

@@ -1,0 +1,173 @@
+"""`nokta restore`'s path from bytes to bytes, in bounded memory.
+
+1. ``read_pieces`` decodes a byte stream as it arrives into pieces: whole lines with
+   their line ends, a line longer than ``MAX_PIECE_CHARS`` cut after a space, so memory
+   never depends on the size of a file or of one line.
+2. ``ProseFilter`` masks what is not Turkish prose (``nokta_model.prose``: the format's
+   markup, code, URLs, @mentions, then sentences in another language), keeping state
+   from piece to piece as a document is read.
+3. ``restore_pieces`` restores the prose and puts back only the letters that changed.
+
+``prose_batches`` chains the first two; the CLI restores its batches in this process
+or in workers (``workers``) and writes them through safe output (``safe_output``).
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import BinaryIO
+
+from .errors import NoktaError
+from .prose import Masker, blank, turkish_line
+from .restorer import Restorer
+
+READ_BYTES = 1 << 16
+MAX_PIECE_CHARS = 1 << 16  # a longer line is restored in pieces cut after whitespace
+FILE_UNDECIDED_LINES = 1000  # lines a file may hold for the language decision, then taken as Turkish
+_UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+_TURKISH_8BIT = frozenset(b"\xfd\xfe\xf0\xdd\xde\xd0\xe7\xf6\xfc\xc7\xd6\xdc")  # ı ş ğ İ Ş Ğ ç ö ü Ç Ö Ü
+
+
+@dataclass(frozen=True)
+class Piece:
+    body: str  # text without its line end
+    end: str  # "\n", "\r\n", or "" (the line goes on in the next piece, or the input ended)
+
+
+def read_pieces(stream: BinaryIO, name: str) -> Iterator[tuple[list[Piece], int]]:
+    """(the pieces each read completes, bytes read so far), as the bytes arrive: a pipe's
+    line comes out as soon as it is complete. NoktaError for bytes that are not UTF-8."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    pending, offset = "", 0
+    while True:
+        chunk = stream.read1(READ_BYTES)
+        if offset == 0:
+            _refuse_utf16(chunk, name)
+        try:
+            pending += decoder.decode(chunk, final=not chunk)
+        except UnicodeDecodeError as error:
+            raise NoktaError(encoding_message(name, chunk, error.start, offset)) from None
+        offset += len(chunk)
+        pieces, pending = _split(pending, final=not chunk)
+        if pieces or not chunk:
+            yield pieces, offset
+        if not chunk:
+            return
+
+
+def _split(text: str, final: bool) -> tuple[list[Piece], str]:
+    """The complete pieces of ``text`` and what is left for the next read."""
+    *lines, rest = text.split("\n")
+    pieces: list[Piece] = []
+    for line in lines:
+        body, end = (line[:-1], "\r\n") if line.endswith("\r") else (line, "\n")
+        while len(body) > MAX_PIECE_CHARS:
+            head, body = _cut(body)
+            pieces.append(Piece(head, ""))
+        pieces.append(Piece(body, end))
+    while len(rest) > MAX_PIECE_CHARS:
+        head, rest = _cut(rest)
+        pieces.append(Piece(head, ""))
+    if final and rest:
+        pieces.append(Piece(rest, ""))
+        rest = ""
+    return pieces, rest
+
+
+def _cut(text: str) -> tuple[str, str]:
+    """``text`` cut after the last whitespace within ``MAX_PIECE_CHARS`` (hard cut if none)."""
+    window = text[:MAX_PIECE_CHARS]
+    cut = max(window.rfind(" "), window.rfind("\t"), window.rfind("\r")) + 1 or MAX_PIECE_CHARS
+    return text[:cut], text[cut:]
+
+
+def _refuse_utf16(head: bytes, name: str) -> None:
+    zero_share = head[:200].count(0) / max(len(head[:200]), 1)
+    if head.startswith(_UTF16_BOMS) or zero_share > 0.3:
+        raise NoktaError(
+            f"{name}: looks like UTF-16, not UTF-8; convert it first, e.g. iconv -f UTF-16 -t UTF-8 {name} > out.txt"
+        )
+
+
+def encoding_message(name: str, data: bytes, position: int, offset: int = 0) -> str:
+    """One line for bytes that are not UTF-8, naming the likely encoding."""
+    byte = data[position]
+    if data.startswith(_UTF16_BOMS) or data[:200].count(0) > 60:
+        return f"{name}: looks like UTF-16, not UTF-8; convert it first, e.g. iconv -f UTF-16 -t UTF-8"
+    if byte in _TURKISH_8BIT:
+        return (
+            f"{name}: not UTF-8 (byte {byte:#04x} at offset {offset + position}); it looks like Windows-1254 or "
+            "ISO-8859-9 (Turkish 8-bit): convert it first, e.g. iconv -f WINDOWS-1254 -t UTF-8"
+        )
+    return f"{name}: not UTF-8 text (byte {byte:#04x} at offset {offset + position})"
+
+
+class ProseFilter:
+    """Turkish prose of pieces as a document streams by: the format's masker, then the
+    language guard. Pieces before the document's first language evidence are held (at
+    most ``max_undecided``; past that, and at the end, they are taken as Turkish)."""
+
+    def __init__(self, masker: Masker, max_undecided: int = FILE_UNDECIDED_LINES) -> None:
+        self.masker, self.max_undecided = masker, max_undecided
+        self.state = masker.start
+        self.turkish: bool | None = None
+        self.undecided: list[tuple[Piece, str]] = []
+
+    def feed(self, pieces: list[Piece]) -> list[tuple[Piece, str]]:
+        """Each piece decided so far, with its prose (same length, the rest blanked)."""
+        decided: list[tuple[Piece, str]] = []
+        for piece in pieces:
+            masked, self.state = self.masker.mask_line(self.state, piece.body)
+            prose, self.turkish, first = turkish_line(masked, self.turkish)
+            if first is False:
+                self.undecided = [(held, blank(text)) for held, text in self.undecided]
+            if self.turkish is None:
+                self.undecided.append((piece, prose))
+            else:
+                decided += [*self.undecided, (piece, prose)]
+                self.undecided = []
+        if len(self.undecided) > self.max_undecided:
+            decided += self.undecided
+            self.undecided = []
+        return decided
+
+    def finish(self) -> list[tuple[Piece, str]]:
+        """What is still held at the end of the document (taken as Turkish)."""
+        held, self.undecided = self.undecided, []
+        return held
+
+
+def restore_pieces(restorer: Restorer, decided: list[tuple[Piece, str]]) -> str:
+    """The pieces' text with the prose restored and every other character as it was."""
+    restored = restorer.restore([prose for _, prose in decided])
+    return "".join(_put_back(piece.body, prose, new) + piece.end for (piece, prose), new in zip(decided, restored))
+
+
+def _put_back(body: str, prose: str, restored: str) -> str:
+    """``body`` with the letters that restoring changed in its prose."""
+    if restored == prose:
+        return body
+    if prose == body:
+        return restored
+    letters = list(body)
+    for index, (before, after) in enumerate(zip(prose, restored)):
+        if before != after:
+            letters[index] = after
+    return "".join(letters)
+
+
+def prose_batches(
+    stream: BinaryIO, name: str, masker: Masker, max_undecided: int = FILE_UNDECIDED_LINES
+) -> Iterator[tuple[list[tuple[Piece, str]], int]]:
+    """(pieces decided with their prose, bytes read so far), one batch per read."""
+    prose = ProseFilter(masker, max_undecided)
+    read = 0
+    for pieces, read in read_pieces(stream, name):
+        decided = prose.feed(pieces)
+        if decided:
+            yield decided, read
+    held = prose.finish()
+    if held:
+        yield held, read

@@ -1,0 +1,54 @@
+"""Restore batches in worker processes, each loading the model once; results in input order.
+
+Workers are started with ``spawn`` (never ``fork``: torch's threads do not survive it),
+and at most two batches per worker are in flight, so memory stays bounded however long
+the input is.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from collections import deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+
+from .backends import load_restorer
+from .pipeline import Piece, restore_pieces
+from .restorer import Restorer
+
+IN_FLIGHT_PER_WORKER = 2
+
+_restorer: Restorer | None = None  # the model of this worker process
+
+
+def _load(backend: str, device: str) -> None:
+    global _restorer
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    _restorer = load_restorer(backend, device=device)
+
+
+def _restore(batch: list[tuple[Piece, str]]) -> str:
+    assert _restorer is not None, "worker started without its model"
+    return restore_pieces(_restorer, batch)
+
+
+class WorkerPool:
+    def __init__(self, backend: str, device: str, jobs: int) -> None:
+        self.jobs = jobs
+        self.executor = ProcessPoolExecutor(
+            jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_load, initargs=(backend, device)
+        )
+
+    def restore(self, batches: Iterable[list[tuple[Piece, str]]]) -> Iterator[str]:
+        """The restored text of each batch, in the order the batches came."""
+        in_flight: deque[Future[str]] = deque()
+        for batch in batches:
+            in_flight.append(self.executor.submit(_restore, batch))
+            if len(in_flight) >= self.jobs * IN_FLIGHT_PER_WORKER:
+                yield in_flight.popleft().result()
+        while in_flight:
+            yield in_flight.popleft().result()
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
