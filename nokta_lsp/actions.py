@@ -31,20 +31,21 @@ def _edit(uri: str, edits: list[types.TextEdit]) -> types.WorkspaceEdit:
 
 
 def quick_fixes(uri: str, diagnostic: types.Diagnostic) -> list[types.CodeAction]:
-    """One fix per spelling in the diagnostic's data (preferred when there is one)."""
+    """One fix per spelling in the diagnostic's data, the best one preferred (so an
+    editor's "apply the preferred fix" needs no menu), then the ignore actions."""
     data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
     spellings = [s for s in data.get("alternatives", []) if isinstance(s, str)]
-    if not spellings and isinstance(data.get("replacement"), str):
-        spellings = [data["replacement"]]
+    if isinstance(data.get("replacement"), str) and data["replacement"] not in spellings:
+        spellings.insert(0, data["replacement"])
     actions = [
         types.CodeAction(
             title=f"Change to '{spelling}'",
             kind=types.CodeActionKind.QuickFix,
             diagnostics=[diagnostic],
-            is_preferred=len(spellings) == 1,
+            is_preferred=index == 0,
             edit=_edit(uri, [types.TextEdit(range=diagnostic.range, new_text=spelling)]),
         )
-        for spelling in spellings
+        for index, spelling in enumerate(dict.fromkeys(spellings))
     ]
     word = data.get("original")
     if isinstance(word, str):
@@ -82,16 +83,15 @@ def in_range(findings: Sequence[Finding], start: tuple[int, int], end: tuple[int
 
 
 def document_actions(
-    document: Document, findings: Sequence[Finding], selection: list[Finding], codec: Codec
+    document: Document, findings: Sequence[Finding], selection: list[Finding], codec: Codec, fix_all: bool
 ) -> list[types.CodeAction]:
-    """Restore-all (as fix-all and quick fix) and restore-in-selection actions."""
+    """Restore-all (of kind ``source.fixAll.nokta`` when ``fix_all``, else a quick fix) and
+    restore-in-selection actions; one of each at most."""
     actions: list[types.CodeAction] = []
     whole = restore_edit(document, findings, codec)
     if whole is not None:
-        for kind in (FIX_ALL_KIND, types.CodeActionKind.QuickFix):
-            actions.append(
-                types.CodeAction(title="Restore all Turkish diacritics in this document", kind=kind, edit=whole)
-            )
+        kind = FIX_ALL_KIND if fix_all else types.CodeActionKind.QuickFix
+        actions.append(types.CodeAction(title="Restore all Turkish diacritics in this document", kind=kind, edit=whole))
     partial = restore_edit(document, selection, codec)
     if partial is not None and len(selection) > 1:
         actions.append(
@@ -102,6 +102,20 @@ def document_actions(
             )
         )
     return actions
+
+
+def touches(diagnostic: types.Diagnostic, range_: types.Range) -> bool:
+    """Whether a diagnostic's range meets the requested range (a cursor is an empty range)."""
+    start, end = diagnostic.range.start, diagnostic.range.end
+    return (start.line, start.character) <= (range_.end.line, range_.end.character) and (
+        range_.start.line,
+        range_.start.character,
+    ) <= (end.line, end.character)
+
+
+def asks_for_source_actions(kinds: Sequence[str] | None) -> bool:
+    """A request that names ``source`` kinds (fix on save) rather than a menu's."""
+    return bool(kinds) and any(k == "source" or k.startswith("source.") for k in kinds)
 
 
 def wanted(kinds: Sequence[str] | None, kind: str) -> bool:

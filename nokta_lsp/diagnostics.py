@@ -19,6 +19,8 @@ from .checker import Finding
 from .documents import Codec
 
 SOURCE = "nokta"
+#: Spellings less likely than this are not offered as fixes (the hover still lists them).
+ALTERNATIVE_FLOOR = 0.05
 CODE = "missing-diacritics"
 CODE_AMBIGUOUS = "ambiguous-diacritics"
 
@@ -50,7 +52,9 @@ def finding_data(finding: Finding) -> dict[str, Any]:
     return {
         "original": finding.original,
         "replacement": finding.replacement,
-        "alternatives": [text for text, _ in finding.alternatives if text != finding.original],
+        "alternatives": [
+            text for text, p in finding.alternatives if text != finding.original and p >= ALTERNATIVE_FLOOR
+        ],
         "confidence": round(finding.confidence, 4),
     }
 

@@ -278,11 +278,13 @@ class NoktaServer(LanguageServer):
         result: list[types.CodeAction] = []
         if actions.wanted(kinds, types.CodeActionKind.QuickFix):
             for diagnostic in actions.nokta_diagnostics(params.context.diagnostics):
-                result.extend(actions.quick_fixes(document.uri, diagnostic))
+                if actions.touches(diagnostic, params.range):
+                    result.extend(actions.quick_fixes(document.uri, diagnostic))
         findings = self.current_findings(document.uri)
         start, end = self._clamped_range(document, params.range)
         selection = actions.in_range(self.current_findings(document.uri, start[0], end[0]), start, end)
-        extra = actions.document_actions(document, findings, selection, self.store.codec)
+        fix_all = actions.asks_for_source_actions(kinds)
+        extra = actions.document_actions(document, findings, selection, self.store.codec, fix_all)
         return result + [action for action in extra if actions.wanted(kinds, str(action.kind))]
 
     def _clamped_range(self, document: Document, range_: types.Range) -> tuple[tuple[int, int], tuple[int, int]]:

@@ -23,7 +23,7 @@ from .errors import NoktaError
 from .prose import Masker, blank, turkish_line
 from .restorer import Restorer
 
-READ_BYTES = 1 << 16
+READ_BYTES = 1 << 18
 MAX_PIECE_CHARS = 1 << 16  # a longer line is restored in pieces cut after whitespace
 FILE_UNDECIDED_LINES = 1000  # lines a file may hold for the language decision, then taken as Turkish
 _UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)

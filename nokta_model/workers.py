@@ -8,6 +8,7 @@ the input is.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 from collections import deque
 from collections.abc import Iterable, Iterator
@@ -25,6 +26,7 @@ _restorer: Restorer | None = None  # the model of this worker process
 def _load(backend: str, device: str) -> None:
     global _restorer
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    os.environ["OMP_NUM_THREADS"] = "1"  # one core per worker: torch must not spread over the others
     _restorer = load_restorer(backend, device=device)
 
 

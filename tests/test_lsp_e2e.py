@@ -52,8 +52,38 @@ async def test_open_flags_words_and_quick_fix_gives_exact_text(client: LanguageC
     edits = fixes[0].edit.changes["file:///a.txt"]
     assert apply_edits(text, edits) == "Bugun hava çok güzel.\nİkinci satır doğru.".replace("güzel", "guzel")
 
-    fix_all = [a for a in actions if a.kind == "source.fixAll.nokta"]
-    assert apply_edits(text, fix_all[0].edit.changes["file:///a.txt"]) == "Bugün hava çok güzel.\nİkinci satır doğru."
+    restore_all = [a for a in actions if a.title.startswith("Restore all")]
+    assert len(restore_all) == 1 and restore_all[0].kind == types.CodeActionKind.QuickFix
+    on_save = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri="file:///a.txt"),
+            range=span(0, 0, 0),
+            context=types.CodeActionContext(diagnostics=[], only=["source.fixAll"]),
+        )
+    )
+    assert [a.kind for a in on_save] == ["source.fixAll.nokta"]
+    assert apply_edits(text, on_save[0].edit.changes["file:///a.txt"]) == "Bugün hava çok güzel.\nİkinci satır doğru."
+
+
+async def test_code_actions_follow_the_cursor_not_the_line(client: LanguageClient):
+    """Neovim sends every diagnostic of the line; only the word under the cursor gets fixes."""
+    await initialize(client)
+    open_document(client, "file:///cursor.txt", "Bugun hava cok guzel.")
+    diagnostics = await diagnostics_for(client, "file:///cursor.txt", 1)
+    cursor = types.Range(start=types.Position(line=0, character=2), end=types.Position(line=0, character=2))
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri="file:///cursor.txt"),
+            range=cursor,
+            context=types.CodeActionContext(diagnostics=diagnostics),
+        )
+    )
+    titles = [a.title for a in actions]
+    assert len(titles) == len(set(titles))
+    changes = [a for a in actions if isinstance(a, types.CodeAction) and a.title.startswith("Change")]
+    assert [a.title for a in changes] == ["Change to 'Bugün'"] and changes[0].is_preferred
+    assert sum(t.startswith("Restore all") for t in titles) == 1
+    assert not any("selection" in t for t in titles)
 
 
 async def test_incremental_edits_update_diagnostics(client: LanguageClient):

@@ -10,7 +10,9 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 from lsprotocol import types
 
-from nokta_lsp.checker import CheckOptions, SuggestionCache, check, document_masker, restored_text
+from nokta_lsp.actions import quick_fixes
+from nokta_lsp.checker import CheckOptions, Finding, SuggestionCache, check, document_masker, restored_text
+from nokta_lsp.diagnostics import ALTERNATIVE_FLOOR, finding_data
 from nokta_lsp.documents import Codec, Document, split_lines
 from nokta_lsp.settings import Settings, defaults_as_json, parse_settings
 from nokta_model.prose import FORMATS, PLAIN
@@ -251,3 +253,13 @@ def test_engine_serves_the_count_based_model_while_the_configured_one_loads(monk
     release.set()
     assert finished.wait(10)
     assert engine.model.restorer is configured and outcomes[0].error is None and not engine.loading.is_set()
+
+
+def test_fixes_leave_out_unlikely_spellings_and_prefer_the_best():
+    finding = Finding(
+        0, 0, 6, "ciktik", "çıktık", 0.9, (("çıktık", 0.9), ("cıktık", ALTERNATIVE_FLOOR / 2), ("çiktik", 0.08)), True
+    )
+    diagnostic = types.Diagnostic(range=types.Range(start=types.Position(0, 0), end=types.Position(0, 6)), message="")
+    diagnostic.data = finding_data(finding)
+    fixes = [a for a in quick_fixes("file:///x.txt", diagnostic) if a.title.startswith("Change")]
+    assert [(a.title, a.is_preferred) for a in fixes] == [("Change to 'çıktık'", True), ("Change to 'çiktik'", False)]
