@@ -23,9 +23,11 @@ from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from nokta_model.alphabet import AMBIGUOUS, tr_lower
+from nokta_model.alphabet import AMBIGUOUS
 from nokta_model.prose import PLAIN, Masker, blank, masker_for_language_id, prose_lines
 from nokta_model.restorer import Restorer, Suggestion
+
+from .dictionary import is_ignored
 
 
 @dataclass(frozen=True)
@@ -47,7 +49,7 @@ class CheckOptions:
     threshold: float = 0.9
     strict_threshold: float = 1.0  # on lines with words typed with Turkish letters
     show_ambiguous: bool = False
-    ignore: frozenset[str] = frozenset()  # Turkish-lower-cased words
+    ignore: frozenset[str] = frozenset()  # ignored words (``dictionary.word_key``)
     max_line_length: int = 20_000
 
 
@@ -158,7 +160,7 @@ def to_finding(row: int, suggestion: Suggestion, options: CheckOptions, threshol
     """The finding for one suggestion, or None when it is filtered out."""
     if not suggestion.original.isascii():  # typed with a Turkish letter: trusted as written
         return None
-    if tr_lower(suggestion.original) in options.ignore:
+    if is_ignored(suggestion.original, options.ignore):
         return None
     confident = suggestion.confidence >= threshold
     if not confident and not options.show_ambiguous:

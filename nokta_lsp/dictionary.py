@@ -12,7 +12,7 @@ import logging
 import os
 from pathlib import Path
 
-from nokta_model.alphabet import tr_lower
+from nokta_model.alphabet import fold_key
 
 log = logging.getLogger(__name__)
 
@@ -32,8 +32,24 @@ def workspace_dictionary_path(dictionary_path: str, root: str | None) -> Path | 
     return Path(root) / WORKSPACE_FILE if root else None
 
 
+MIN_STEM = 3  # an ignored word this long also covers the words it begins (its inflected forms)
+
+
+def word_key(word: str) -> str:
+    """How ignored words are compared: Turkish lower case folded to ASCII, one apostrophe
+    (Istanbul, ISTANBUL and İstanbul are one word)."""
+    return fold_key(word).replace("’", "'")
+
+
+def is_ignored(word: str, ignored: frozenset[str]) -> bool:
+    """Whether ``word`` is an ignored word or one of its forms: with an apostrophe suffix
+    (Istanbul'da, ISTANBUL'DA) or inflected (kitaplar for kitap)."""
+    key = word_key(word)
+    return key in ignored or any(key[:end] in ignored for end in range(MIN_STEM, len(key)))
+
+
 def read_words(path: Path | None) -> set[str]:
-    """The words of a dictionary file, lower-cased; a missing or unreadable file is empty."""
+    """The words of a dictionary file as ``word_key``s; a missing or unreadable file is empty."""
     if path is None or not path.is_file():
         return set()
     try:
@@ -41,12 +57,12 @@ def read_words(path: Path | None) -> set[str]:
     except OSError as error:
         log.warning("cannot read dictionary %s: %s", path, error)
         return set()
-    return {tr_lower(line.strip()) for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")}
+    return {word_key(line.strip()) for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")}
 
 
 def add_word(path: Path, word: str) -> None:
     """Append ``word`` to a dictionary file, creating it (and its folder) when needed."""
-    if tr_lower(word) in read_words(path):
+    if word_key(word) in read_words(path):
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     existing = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
@@ -65,7 +81,7 @@ class Dictionary:
         self.per_document: dict[str, set[str]] = {}
 
     def configure(self, ignore_words: tuple[str, ...], dictionary_path: str, root: str | None) -> None:
-        self.from_settings = {tr_lower(word) for word in ignore_words}
+        self.from_settings = {word_key(word) for word in ignore_words}
         self.workspace_path = workspace_dictionary_path(dictionary_path, root)
         self.reload()
 
@@ -78,7 +94,7 @@ class Dictionary:
     def add(self, word: str, scope: str, uri: str) -> str:
         """Ignore ``word`` in ``scope``; returns where it was recorded."""
         if scope == "document":
-            self.per_document.setdefault(uri, set()).add(tr_lower(word))
+            self.per_document.setdefault(uri, set()).add(word_key(word))
             return "this document"
         path = user_dictionary_path() if scope == "user" else self.workspace_path
         if path is None:

@@ -118,6 +118,7 @@ class NoktaServer(LanguageServer):
         self.pull_diagnostics = False
         self.root: str | None = None
         self._skipped: set[str] = set()
+        self._settings_warnings: set[str] = set()  # shown for the settings now in force
         self._progress = 0
 
     def report_server_error(self, error: Exception, source: Any) -> None:
@@ -132,8 +133,10 @@ class NoktaServer(LanguageServer):
         """Take new settings (never raises); reload the model when its keys changed."""
         settings, warnings = parse_settings(raw, self.settings)
         for warning in warnings:
-            log.warning(warning)
-            self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=warning))
+            if warning not in self._settings_warnings:  # the same settings come by several routes
+                log.warning(warning)
+                self.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=warning))
+        self._settings_warnings = set(warnings)
         model_changed = settings.model_key() != self.settings.model_key()
         changed = settings != self.settings
         self.settings = settings

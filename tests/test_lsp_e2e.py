@@ -241,4 +241,10 @@ async def test_invalid_settings_fall_back_to_defaults_with_a_warning(client: Lan
     open_document(client, "file:///s.txt", "cok")
     diagnostics = await diagnostics_for(client, "file:///s.txt", 1)
     assert diagnostics[0].severity == types.DiagnosticSeverity.Information
-    assert any("nokta.severity" in m.message for m in client.messages)
+    # initializationOptions, workspace/configuration and didChangeConfiguration carry the
+    # same settings: each warning is shown once
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    open_document(client, "file:///t.txt", "cok")
+    await diagnostics_for(client, "file:///t.txt", 1)
+    shown = [m.message for m in client.messages if "nokta.severity" in m.message]
+    assert len(shown) == 1

@@ -30,3 +30,21 @@ async def test_real_model_restores_turkish_and_leaves_english_alone(client: Lang
     fixed = apply_edits(text, [types.TextEdit(range=d.range, new_text=d.data["replacement"]) for d in diagnostics])
     assert fixed.splitlines()[0] == "Bugün hava çok güzel, öğrenciler okula gitti."
     assert client.progress_reports and not any("could not load" in m.message for m in client.messages)
+
+
+async def test_ignore_words_cover_every_form_and_mentions_are_never_flagged(client: LanguageClient):
+    await initialize(client, {"backend": "ngram", "ignoreWords": ["Istanbul"]})
+    text = "Istanbul'da ve ISTANBUL'DA cok guzel, istanbullular da oyle.\n@Ozlem ve #Istanbul bugun geldi.\n"
+    open_document(client, "file:///ignore.txt", text)
+    diagnostics = await diagnostics_for(client, "file:///ignore.txt", 1, timeout=120)
+    flagged = [
+        text.splitlines()[d.range.start.line][d.range.start.character : d.range.end.character] for d in diagnostics
+    ]
+    assert flagged == ["cok", "guzel", "oyle", "bugun"]
+
+
+async def test_plaintex_documents_are_checked_as_latex(client: LanguageClient):
+    await initialize(client, {"backend": "ngram"})
+    open_document(client, "file:///a.tex", "\\textbf{cok guzel} \\cite{ozturk}\n", language_id="plaintex")
+    diagnostics = await diagnostics_for(client, "file:///a.tex", 1, timeout=120)
+    assert [d.data["replacement"] for d in diagnostics] == ["çok", "güzel"]

@@ -180,3 +180,31 @@ def test_setup_module_and_restore_commands(tmp_path: Path) -> None:
     assert seen["client"]
     assert seen["after_selection"] == ["# Notlar", "", "Bugun hava cok guzel.", "", "Yarın okula gideceğim."]
     assert seen["after_document"] == ["# Notlar", "", "Bugün hava çok güzel.", "", "Yarın okula gideceğim."]
+
+
+def test_fix_needs_no_menu_and_plaintex_attaches(tmp_path: Path) -> None:
+    """The one-key fix on a line of several findings, and a .tex file Neovim calls plaintex."""
+    (tmp_path / "note.txt").write_text("Bugun hava cok guzel.\n", encoding="utf-8")
+    (tmp_path / "short.tex").write_text("\\textbf{cok guzel} bir gun.\n", encoding="utf-8")
+    seen = run_nvim(
+        tmp_path,
+        f"""
+        vim.lsp.config('nokta', {lua_config()})
+        vim.lsp.enable('nokta')
+        vim.cmd.edit('note.txt')
+        wait('diagnostics', 120000, function() return #vim.diagnostic.get(0) == 3 end)
+        vim.api.nvim_win_set_cursor(0, {{ 1, 11 }})  -- on "cok"
+        local tick = vim.b.changedtick
+        require('nokta').fix()
+        wait('the fix', 10000, function() return vim.b.changedtick ~= tick end)
+        seen.fixed = lines()
+        vim.cmd.edit('short.tex')
+        seen.tex_filetype = vim.bo.filetype
+        wait('diagnostics in plaintex', 120000, function() return #vim.diagnostic.get(0) > 0 end)
+        seen.tex = diagnostics()
+    """,
+    )
+    assert "menu" not in seen, "the fix opened a menu"
+    assert seen["fixed"] == ["Bugun hava çok guzel."]
+    assert seen["tex_filetype"] == "plaintex"
+    assert [d["word"] for d in seen["tex"]] == ["cok", "guzel", "gun"]

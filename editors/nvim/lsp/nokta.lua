@@ -27,7 +27,7 @@
 ---@type vim.lsp.Config
 return {
   cmd = { 'nokta-lsp', '--stdio' },
-  filetypes = { 'text', 'markdown', 'gitcommit', 'tex', 'rst', 'html', 'asciidoc', 'org' },
+  filetypes = { 'text', 'markdown', 'gitcommit', 'tex', 'plaintex', 'rst', 'html', 'asciidoc', 'org' },
   root_markers = { '.nokta-words.txt', '.git' },
   settings = { nokta = vim.empty_dict() },
   before_init = function(params, config)
