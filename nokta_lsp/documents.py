@@ -76,6 +76,9 @@ class Document:
     line_findings: list[Any] = field(default_factory=list)
     analysed_version: int | None = None
     result_id: str = ""
+    #: Words nokta wrote into the document (fixes and commands the client applied): their
+    #: Turkish letters are nokta's, not the writer's, and say nothing of how the writer types.
+    written: frozenset[str] = frozenset()
 
     @classmethod
     def create(cls, uri: str, language_id: str, version: int, text: str) -> Document:

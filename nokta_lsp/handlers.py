@@ -77,6 +77,7 @@ def _register_documents(server: NoktaServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: NoktaServer, params: types.DidChangeTextDocumentParams) -> None:
         changes = [(getattr(change, "range", None), change.text) for change in params.content_changes]
+        ls.note_own_edits(params.text_document.uri, changes)
         if ls.store.change(params.text_document.uri, params.text_document.version, changes) is not None:
             ls.scheduler.schedule(params.text_document.uri)
 

@@ -15,7 +15,9 @@ import operator
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 
+from nokta_model.alphabet import asciify
 from nokta_model.prose import Masker, blank, turkish_line
+from nokta_model.spans import word_spans
 
 from .checker import CheckOptions, Finding, SuggestionCache, line_findings, suggestions_for
 from .diagnostics import diagnostics_json_text
@@ -36,6 +38,7 @@ class Context:
     codec: Codec
     restorer: object
     cache: SuggestionCache
+    written: frozenset[str] = frozenset()  # words nokta wrote: the restorer sees them as typed before
 
 
 @dataclass(frozen=True)
@@ -50,9 +53,22 @@ def derive_row(line: str, state: State, context: Context) -> Row:
     masker_state, turkish = state
     if len(line) > context.options.max_line_length:
         line = blank(line)
-    masked, masker_after = context.masker.mask_line(masker_state, line)
+    masked, masker_after = context.masker.mask_line(masker_state, writer_view(line, context.written))
     text, turkish_after, first = turkish_line(masked, turkish)
     return Row(state, (masker_after, turkish_after), text, first)
+
+
+def writer_view(line: str, written: frozenset[str]) -> str:
+    """``line`` as the writer typed it: words nokta wrote folded back to ASCII (same length),
+    so a fix never turns on the model's and the checker's evidence from the writer."""
+    if not written or line.isascii():
+        return line
+    view = line
+    for span in word_spans(line):
+        word = line[span.start : span.end]
+        if word in written:
+            view = view[: span.start] + asciify(word) + view[span.end :]
+    return view
 
 
 def changed_region(old: Sequence[str], new: Sequence[str]) -> tuple[int, int, int]:
@@ -133,7 +149,12 @@ class DocumentAnalysis:
         texts = [self._seen_text(i) for i in indexes]
         changed = False
         for index, text, suggestions in zip(indexes, texts, suggestions_for(texts, context.restorer, context.cache)):
-            found = line_findings(index, text, suggestions, context.options)
+            line = self.lines[index]
+            found = tuple(
+                f
+                for f in line_findings(index, text, suggestions, context.options)
+                if line[f.start : f.end] != f.replacement  # a word nokta already wrote
+            )
             if found != self.findings[index] or (found and not self.json[index]):
                 self.findings[index], self.json[index] = found, self._json(found, index)
                 changed = True

@@ -27,6 +27,7 @@ class Snapshot:
     language_id: str
     lines: tuple[str, ...]
     size: int
+    written: frozenset[str] = frozenset()  # ``Document.written``
 
 
 class Scheduler:
@@ -94,7 +95,9 @@ class Scheduler:
         document = self.store.get(uri)
         if document is None:
             return
-        snapshot = Snapshot(uri, document.version, document.language_id, tuple(document.lines), document.size)
+        snapshot = Snapshot(
+            uri, document.version, document.language_id, tuple(document.lines), document.size, document.written
+        )
         future = self.loop.run_in_executor(self._executor, self._run, snapshot)
         future.add_done_callback(lambda done: self._finish(snapshot, done))
 

@@ -208,7 +208,13 @@ class NoktaServer(LanguageServer):
         if model is None:
             return None  # analysed again once the model is loaded
         context = Context(
-            masker, self.options_for(snapshot.uri), settings.severity, self.store.codec, model.restorer, model.cache
+            masker,
+            self.options_for(snapshot.uri),
+            settings.severity,
+            self.store.codec,
+            model.restorer,
+            model.cache,
+            snapshot.written,
         )
         analysis = self.analyses.setdefault(snapshot.uri, DocumentAnalysis())
         analysis.update(snapshot.lines, context)
@@ -262,6 +268,22 @@ class NoktaServer(LanguageServer):
         return to_diagnostics(
             self.current_findings(document.uri), document.lines, self.store.codec, self.settings.severity
         )
+
+    def note_own_edits(self, uri: str, changes: list[tuple[Any, str]]) -> None:
+        """Remember the words of an edit that are spellings nokta offered for the document
+        (a fix or a command the client applied), so their letters never count as the writer's."""
+        document = self.store.get(uri)
+        if document is None:
+            return
+        offered = {
+            spelling
+            for row in document.line_findings
+            for finding in row
+            for spelling in (finding.replacement, *(text for text, _ in finding.alternatives))
+        }
+        applied = {text for change_range, text in changes if change_range is not None and text in offered}
+        if applied - document.written:
+            document.written = document.written | applied
 
     def current_findings(self, uri: str, first: int = 0, last: int | None = None) -> list[Finding]:
         """Findings on lines ``first``..``last`` of the document's current version ([] while it is being analysed)."""

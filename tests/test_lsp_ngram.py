@@ -8,7 +8,15 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from nokta_model.ngram.artifact import DEFAULT_ARTIFACT
-from tests.lsp.client import REAL_SERVER, apply_edits, config, diagnostics_for, initialize, open_document
+from tests.lsp.client import (
+    REAL_SERVER,
+    apply_edits,
+    change_document,
+    config,
+    diagnostics_for,
+    initialize,
+    open_document,
+)
 
 pytestmark = pytest.mark.skipif(
     not DEFAULT_ARTIFACT.exists(), reason="ngram artifact not built (nokta train --backend ngram)"
@@ -48,3 +56,24 @@ async def test_plaintex_documents_are_checked_as_latex(client: LanguageClient):
     open_document(client, "file:///a.tex", "\\textbf{cok guzel} \\cite{ozturk}\n", language_id="plaintex")
     diagnostics = await diagnostics_for(client, "file:///a.tex", 1, timeout=120)
     assert [d.data["replacement"] for d in diagnostics] == ["çok", "güzel"]
+
+
+async def test_one_fix_leaves_the_other_findings_of_the_line(client: LanguageClient):
+    """The fix's Turkish letter is nokta's, not the writer's: the line's evidence stays off."""
+    await initialize(client, {"backend": "ngram"})
+    uri, text = "file:///one-fix.txt", "Bugun hava cok guzel, Istanbul'da yuruyuse ciktik.\n"
+    open_document(client, uri, text)
+    before = await diagnostics_for(client, uri, 1, timeout=120)
+    flagged = [text[d.range.start.character : d.range.end.character] for d in before]
+    assert flagged == ["Bugun", "cok", "guzel", "Istanbul'da", "yuruyuse", "ciktik"]
+    fix = before[0]
+    change_document(client, uri, 2, (fix.range, fix.data["replacement"]))  # the client applies the fix
+    after = await diagnostics_for(client, uri, 2)
+    fixed = apply_edits(text, [types.TextEdit(range=fix.range, new_text=fix.data["replacement"])])
+    assert [fixed[d.range.start.character : d.range.end.character] for d in after] == flagged[1:]
+    result = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="nokta.restoreDocument", arguments=[{"uri": uri}])
+    )
+    assert result is not False
+    edit = client.applied_edits[-1].changes[uri]
+    assert apply_edits(fixed, edit) == "Bugün hava çok güzel, İstanbul'da yürüyüşe çıktık.\n"
