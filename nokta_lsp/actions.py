@@ -115,7 +115,7 @@ def touches(diagnostic: types.Diagnostic, range_: types.Range) -> bool:
 
 def asks_for_source_actions(kinds: Sequence[str] | None) -> bool:
     """A request that names ``source`` kinds (fix on save) rather than a menu's."""
-    return bool(kinds) and any(k == "source" or k.startswith("source.") for k in kinds)
+    return any(k == "source" or k.startswith("source.") for k in kinds or ())
 
 
 def wanted(kinds: Sequence[str] | None, kind: str) -> bool:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 
 from nokta_model.alphabet import asciify
 from nokta_model.prose import Masker, blank, turkish_line
+from nokta_model.restorer import Restorer
 from nokta_model.spans import word_spans
 
 from .checker import CheckOptions, Finding, SuggestionCache, line_findings, suggestions_for
@@ -36,7 +37,7 @@ class Context:
     options: CheckOptions
     severity: str
     codec: Codec
-    restorer: object
+    restorer: Restorer
     cache: SuggestionCache
     written: frozenset[str] = frozenset()  # words nokta wrote: the restorer sees them as typed before
 

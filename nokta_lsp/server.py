@@ -107,6 +107,8 @@ class NoktaProtocol(LanguageServerProtocol):
 
 
 class NoktaServer(LanguageServer):
+    protocol: NoktaProtocol
+
     def __init__(self) -> None:
         super().__init__("nokta-lsp", VERSION, protocol_cls=NoktaProtocol, max_workers=2)
         self.store = DocumentStore()

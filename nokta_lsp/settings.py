@@ -70,7 +70,7 @@ BOUNDS: dict[str, tuple[float, float | None]] = {
 
 def setting_types() -> dict[str, type]:
     """Key -> Python type of its value (tuple for string lists)."""
-    return {f.name: _TYPES[f.type] for f in fields(Settings)}
+    return {f.name: _TYPES[str(f.type)] for f in fields(Settings)}
 
 
 _TYPES = {"tuple[str, ...]": tuple, "bool": bool, "str": str, "float": float, "int": int}

@@ -92,7 +92,9 @@ class ContextModel:
     @classmethod
     def count(cls, weighted_lines: Iterable[tuple[str, int]], batch_chars: int = 4_000_000) -> ContextModel:
         """Count windows over correctly written lines, each line counted ``weight`` times."""
-        parts, batch, size = [], [], 0
+        parts: list[_Counts] = []
+        batch: list[tuple[str, int]] = []
+        size = 0
         for line, weight in weighted_lines:
             batch.append((line, weight))
             size += len(line)

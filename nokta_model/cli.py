@@ -9,8 +9,9 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
+from io import BufferedIOBase
 from pathlib import Path
-from typing import BinaryIO
+from typing import cast
 
 from tqdm import tqdm
 
@@ -104,7 +105,7 @@ def _read_text(path: Path) -> str:
 @dataclass
 class _Source:
     name: str
-    stream: BinaryIO
+    stream: BufferedIOBase
     size: int | None  # bytes, for files
     masker: Masker
     path: Path | None = None
@@ -114,7 +115,7 @@ class _Source:
 def _open_sources(files: list[Path], format_name: str) -> list[_Source]:
     if not files:
         masker = PLAIN if format_name == "auto" else masker_for(format_name)
-        return [_Source("standard input", sys.stdin.buffer, None, masker)]
+        return [_Source("standard input", cast(BufferedIOBase, sys.stdin.buffer), None, masker)]
     sources = []
     for path in files:
         masker = masker_for(format_for_path(str(path)) if format_name == "auto" else format_name)
@@ -176,17 +177,19 @@ def _restore(args: argparse.Namespace) -> int:
         batches = _batches(source)
         if pool:
             return pool.restore(batches)
+        assert restorer is not None
         return (restore_pieces(restorer, batch) for batch in batches)
 
     staged: list[StagedFile] = []
     try:
         if args.in_place:
             for source in sources:
+                assert source.path is not None  # --in-place takes files only
                 staged.append(StagedFile(source.path))
                 _restore_into(staged[-1], restored(source))
         else:
             output = StagedFile(args.output) if args.output else _StandardOutput()
-            staged = [output] if args.output else []
+            staged = [output] if isinstance(output, StagedFile) else []
             for source in sources:
                 _restore_into(output, restored(source))
         if not any(source.read for source in sources):

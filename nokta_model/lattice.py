@@ -46,7 +46,7 @@ class Position:
 
 def open_windows(positions: list[Position]) -> list[int]:
     """Ends of the trigram windows whose score can differ between paths."""
-    open_windows = set()
+    open_windows: set[int] = set()
     for end, position in enumerate(positions):
         if len(position.ids) > 1:
             open_windows.update(e for e in (end, end + 1, end + 2) if 2 <= e < len(positions))
@@ -96,7 +96,8 @@ def _forward(positions, scores, first: int, last: int):
     forward: dict[int, dict] = {first - 1: {(0, 0): 0.0}}
     back: dict[int, dict] = {}
     for end in range(first, last + 1):
-        layer, pointers = {}, {}
+        layer: dict[tuple[int, int], float] = {}
+        pointers: dict[tuple[int, int], tuple[int, int]] = {}
         for (a, b), total in forward[end - 1].items():
             for c in range(len(positions[end].ids)):
                 value = total + _transition(positions, scores, end, a, b, c)
@@ -113,7 +114,7 @@ def _marginals(positions, scores, forward, first: int, last: int, marginals: lis
         marginals[end] = [-np.inf] * len(positions[end].ids)
         for (b, c), after in backward.items():
             marginals[end][c] = max(marginals[end][c], forward[end][(b, c)] + after)
-        earlier = {}
+        earlier: dict[tuple[int, int], float] = {}
         for (b, c), after in backward.items():
             for a in range(len(positions[end - 2].ids)):
                 if (a, b) in forward[end - 1]:

@@ -14,6 +14,7 @@ import json
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 
@@ -42,7 +43,7 @@ def save_archive(form: ArchiveFormat, arrays: dict[str, np.ndarray], path: Path,
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".partial")
     with open(partial, "wb") as handle:
-        np.savez_compressed(handle, meta=meta_bytes, **arrays)
+        np.savez_compressed(handle, meta=meta_bytes, **cast(dict[str, Any], arrays))  # no key is a savez option
     partial.replace(path)
 
 

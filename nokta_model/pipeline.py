@@ -17,7 +17,7 @@ from __future__ import annotations
 import codecs
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import BinaryIO
+from io import BufferedIOBase
 
 from .errors import NoktaError
 from .prose import Masker, blank, turkish_line
@@ -36,7 +36,7 @@ class Piece:
     end: str  # "\n", "\r\n", or "" (the line goes on in the next piece, or the input ended)
 
 
-def read_pieces(stream: BinaryIO, name: str) -> Iterator[tuple[list[Piece], int]]:
+def read_pieces(stream: BufferedIOBase, name: str) -> Iterator[tuple[list[Piece], int]]:
     """(the pieces each read completes, bytes read so far), as the bytes arrive: a pipe's
     line comes out as soon as it is complete. NoktaError for bytes that are not UTF-8."""
     decoder = codecs.getincrementaldecoder("utf-8")()
@@ -159,7 +159,7 @@ def _put_back(body: str, prose: str, restored: str) -> str:
 
 
 def prose_batches(
-    stream: BinaryIO, name: str, masker: Masker, max_undecided: int = FILE_UNDECIDED_LINES
+    stream: BufferedIOBase, name: str, masker: Masker, max_undecided: int = FILE_UNDECIDED_LINES
 ) -> Iterator[tuple[list[tuple[Piece, str]], int]]:
     """(pieces decided with their prose, bytes read so far), one batch per read."""
     prose = ProseFilter(masker, max_undecided)

@@ -53,9 +53,10 @@ def particle_disharmony(previous: Position, particle: Position) -> list[float]:
     word before it, else 0.0; all 0.0 when that word's spellings disagree on their last
     vowel (or have none): then the lattice's other scores decide."""
     last_vowels = {_last_vowel(spell(previous.key, mask)) for mask in previous.masks}
-    if len(last_vowels) != 1 or None in last_vowels:
+    last = last_vowels.pop() if len(last_vowels) == 1 else None
+    if last is None:
         return [0.0] * len(particle.masks)
-    wanted = _HARMONY[last_vowels.pop()]
+    wanted = _HARMONY[last]
     return [float(spell(particle.key, mask)[1] != wanted) for mask in particle.masks]
 
 

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, replace
 from pathlib import Path
+from typing import Any
 
 from ..alphabet import TURKISH_ONLY, asciify
 from ..corpus import default_corpus_dir, split_lines
@@ -59,7 +60,8 @@ class _Memo:
     """A model's per-line outputs kept across the fit's many decodes of the same lines."""
 
     def __init__(self, model, method: str) -> None:
-        self.model, self.method, self.cache = model, method, {}
+        self.model, self.method = model, method
+        self.cache: dict[str, Any] = {}
 
     def __getattr__(self, name):
         return getattr(self.model, name)

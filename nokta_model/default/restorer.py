@@ -15,13 +15,12 @@ model's. ``nokta train --backend default`` fits the weights on the tune split.
 from __future__ import annotations
 
 from itertools import islice
+from typing import Protocol
 
 import numpy as np
 
-from ..charctx import ContextModel
 from ..lattice import UNK, Position, line_rankings, sentence_positions
 from ..neural.candidates import free_positions
-from ..neural.restorer import NeuralRestorer
 from ..ngram.model import NgramRestorer
 from ..restorer import Ranking, Restorer
 from ..spans import Span
@@ -34,11 +33,23 @@ UNSEEN_CONTEXT = 48  # letters of context the network sees either side of an uns
 COMPETING_CONTEXT = 16  # … and of a word with several attested spellings
 
 
+class LetterModel(Protocol):
+    """Per line, P(Turkish twin) of each character (the context model: ``charctx.ContextModel``)."""
+
+    def twin_probabilities(self, lines: list[str]) -> list[np.ndarray]: ...
+
+
+class Network(Protocol):
+    """Per line, the network's P(Turkish twin) of each character (``neural.NeuralRestorer``)."""
+
+    def line_probabilities(self, lines: list[str]) -> list[np.ndarray]: ...
+
+
 class DefaultRestorer(Restorer):
     name = "default"
 
     def __init__(
-        self, ngram: NgramRestorer, context: ContextModel, neural: NeuralRestorer, weights: Weights | None = None
+        self, ngram: NgramRestorer, context: LetterModel, neural: Network, weights: Weights | None = None
     ) -> None:
         self.ngram, self.context, self.neural = ngram, context, neural
         self.weights = weights or Weights()
@@ -182,7 +193,9 @@ class DefaultRestorer(Restorer):
         ]
         texts = [lines[i][a:b] for i, a, b in snippets]
         for (index, start, end), p in zip(snippets, self.neural.line_probabilities(texts) if texts else []):
-            result[index][start:end] = p
+            line_probabilities = result[index]
+            assert line_probabilities is not None  # every snippet's line has an array
+            line_probabilities[start:end] = p
         return result
 
     def _counted_probabilities(self, key: str, text: str) -> dict[int, float]:

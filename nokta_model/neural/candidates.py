@@ -56,7 +56,7 @@ def _cheapest_subsets(costs: np.ndarray, limit: int):
     """Non-empty index subsets of sorted ``costs`` in order of increasing total cost."""
     if limit <= 0 or not len(costs):
         return
-    heap = [(float(costs[0]), (0,))]
+    heap: list[tuple[float, tuple[int, ...]]] = [(float(costs[0]), (0,))]
     for _ in range(limit):
         if not heap:
             return

@@ -8,6 +8,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 
@@ -42,7 +43,8 @@ def load_streams(corpus_dir: Path, cache_dir: Path, commercial_only: bool = True
         f"labels_{i}": s.labels for i, s in enumerate(streams)
     }
     temporary = cache.with_suffix(".tmp.npz")
-    np.savez(temporary, names=json.dumps([(s.name, s.weight) for s in streams]), **arrays)
+    names = json.dumps([(s.name, s.weight) for s in streams])
+    np.savez(temporary, names=names, **cast(dict[str, Any], arrays))  # cast: no key is a savez option
     temporary.replace(cache)
     return streams
 
@@ -80,7 +82,7 @@ def mix_description(commercial_only: bool = True) -> list[dict[str, object]]:
 def epoch_chunks(streams: list[Stream], seq_len: int, rng: np.random.Generator) -> list[tuple[int, int]]:
     """(stream index, start) of every chunk of one epoch: each file cut at a random
     offset, its chunks repeated by its weight, all shuffled together."""
-    chunks = []
+    chunks: list[tuple[int, int]] = []
     for index, stream in enumerate(streams):
         offset = int(rng.integers(seq_len))
         starts = np.arange(offset, len(stream.ids) - seq_len, seq_len)

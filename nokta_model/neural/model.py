@@ -17,7 +17,13 @@ from .vocab import LETTER_OF_ID, NO_LETTER, PAD, VOCAB_SIZE
 HEADS = 6
 
 
-class RecurrentBackbone(nn.Module):
+class Backbone(nn.Module):
+    """Reads embedded characters (batch, length, embed) into features (batch, length, ``out_dim``)."""
+
+    out_dim: int
+
+
+class RecurrentBackbone(Backbone):
     def __init__(self, config: ModelConfig) -> None:
         super().__init__()
         rnn = nn.LSTM if config.backbone == "lstm" else nn.GRU
@@ -61,7 +67,7 @@ def _gather_steps(h: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
     return h.gather(1, index.unsqueeze(-1).expand_as(h))
 
 
-class DilatedCnnBackbone(nn.Module):
+class DilatedCnnBackbone(Backbone):
     """Residual 1-D convolutions with dilations 1, 2, 4, ...; padding masked after each."""
 
     def __init__(self, config: ModelConfig) -> None:
@@ -90,7 +96,7 @@ class DilatedCnnBackbone(nn.Module):
         return h
 
 
-class TransformerBackbone(nn.Module):
+class TransformerBackbone(Backbone):
     def __init__(self, config: ModelConfig) -> None:
         super().__init__()
         heads = max(config.attention_heads, 4)
@@ -121,6 +127,9 @@ class SelfAttention(nn.Module):
 
 
 class CharTagger(nn.Module):
+    class_weight: torch.Tensor  # buffers, registered in __init__
+    letter_of_id: torch.Tensor
+
     def __init__(self, config: ModelConfig) -> None:
         super().__init__()
         self.config = config
@@ -197,7 +206,7 @@ def _valid_mask(x: torch.Tensor, lengths: torch.Tensor | None) -> torch.Tensor:
     return positions < lengths.to(x.device).unsqueeze(1)
 
 
-def _make_backbone(config: ModelConfig) -> nn.Module:
+def _make_backbone(config: ModelConfig) -> Backbone:
     if config.backbone in ("lstm", "gru"):
         return RecurrentBackbone(config)
     if config.backbone == "cnn":

@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..alphabet import asciify
 from ..restorer import Ranking, Restorer
 from ..spans import Span
@@ -46,7 +48,7 @@ class NeuralRestorer(Restorer):
             for line, line_spans, p in zip(lines, spans, probabilities)
         ]
 
-    def line_probabilities(self, lines: list[str]):
+    def line_probabilities(self, lines: list[str]) -> list[np.ndarray]:
         """P(Turkish twin) per position of each ``model_lower``-ed line (0 where no head applies)."""
         return twin_probabilities(self.model, [asciify(line) for line in lines])
 

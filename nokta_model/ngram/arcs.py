@@ -10,7 +10,7 @@ from .lm import LanguageModel
 
 def window_queries(positions: list[Position]) -> list[tuple[int, int, int, int]]:
     """(window end, u, v, w) for every trigram a decode of these positions scores."""
-    queries = []
+    queries: list[tuple[int, int, int, int]] = []
     for end in open_windows(positions):
         for u in positions[end - 2].ids:
             for v in positions[end - 1].ids:
