@@ -1,6 +1,6 @@
 """Accuracy of each backend on the evaluation text, by the protocol of shared/bench/README.md.
 
-    python bench/accuracy.py [--backends ngram default ...] [--gold ../shared/bench/vikipedi_test.txt]
+    python -m bench.accuracy [--backends ngram default ...] [--gold ../shared/bench/vikipedi_test.txt]
 
 Writes bench/results/accuracy.json and accuracy.md (the table the README quotes).
 """

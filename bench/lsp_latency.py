@@ -9,7 +9,7 @@ with the load average at the start (the machine is shared) and p95 as a multiple
 a fixed reference workload timed in the same run.
 Writes bench/results/lsp_latency.json and .md.
 
-    python bench/lsp_latency.py [--backend ngram] [--model-path FILE] [--edits 200]
+    python -m bench.lsp_latency [--backend ngram] [--model-path FILE] [--edits 200]
 """
 
 from __future__ import annotations
@@ -21,16 +21,14 @@ import json
 import os
 import platform
 import statistics
-import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-from lsp_client import BenchClient, percentile, reference_ms, rss_mb  # noqa: E402
+from bench.lsp_client import BenchClient, percentile, reference_ms, rss_mb
+from nokta_model.alphabet import asciify
+from nokta_model.corpus import default_corpus_dir, split_lines
 
-from nokta_model.alphabet import asciify  # noqa: E402
-from nokta_model.corpus import default_corpus_dir, split_lines  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 LINES = 10_000
 URI = "file:///latency.txt"

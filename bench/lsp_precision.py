@@ -11,7 +11,7 @@ diagnostics) on:
 Writes bench/results/lsp_precision.json and .md. The test text is only measured here,
 never tuned on (the threshold is tuned by bench/lsp_tune_threshold.py on corpus dev text).
 
-    python bench/lsp_precision.py [--backend ngram] [--model-path FILE]
+    python -m bench.lsp_precision [--backend ngram] [--model-path FILE]
 """
 
 from __future__ import annotations
@@ -21,17 +21,15 @@ import asyncio
 import datetime
 import json
 import platform
-import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-from lsp_client import BenchClient  # noqa: E402
-from lsp_scoring import count_words, score_restoration  # noqa: E402
+from bench.lsp_client import BenchClient
+from bench.lsp_scoring import count_words, score_restoration
+from nokta_lsp.checker import typed_with_turkish_letters
+from nokta_lsp.documents import Codec
+from nokta_model.alphabet import asciify
 
-from nokta_lsp.checker import typed_with_turkish_letters  # noqa: E402
-from nokta_lsp.documents import Codec  # noqa: E402
-from nokta_model.alphabet import asciify  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 VIKIPEDI = HERE.parent.parent / "shared" / "bench" / "vikipedi_test.txt"
 ENGLISH = HERE / "data" / "english_django_docs.rst"

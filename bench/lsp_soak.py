@@ -17,7 +17,7 @@ never runs ahead of the server by more than a round). Reports:
 
 Writes bench/results/lsp_soak.json and .md.
 
-    python bench/lsp_soak.py [--backend ngram] [--edits 20000]
+    python -m bench.lsp_soak [--backend ngram] [--edits 20000]
 """
 
 from __future__ import annotations
@@ -33,12 +33,11 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-from lsp_client import BenchClient, percentile, reference_ms, rss_mb  # noqa: E402
+from bench.lsp_client import BenchClient, percentile, reference_ms, rss_mb
+from nokta_model.alphabet import asciify
+from nokta_model.corpus import default_corpus_dir, split_lines
 
-from nokta_model.alphabet import asciify  # noqa: E402
-from nokta_model.corpus import default_corpus_dir, split_lines  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 DOCUMENTS, LINES = 20, 500
 

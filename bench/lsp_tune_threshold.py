@@ -18,7 +18,7 @@ correct text are ≤ 0.5 per 2,000 words (half the issue's target, as a margin),
 the highest. Also lists the false alarms left at the server's defaults, by kind (most
 are real errors in the dev text).
 
-    python bench/lsp_tune_threshold.py [--model ngram] [--lines 5446]
+    python -m bench.lsp_tune_threshold [--model ngram] [--lines 5446]
 """
 
 from __future__ import annotations
@@ -26,13 +26,10 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from lsp_scoring import WORD_RE, count_words, score_restoration
-
+from bench.lsp_scoring import WORD_RE, count_words, score_restoration
 from nokta_lsp.checker import (
     CheckOptions,
     Finding,

@@ -1,6 +1,6 @@
 """Speed of a restorer: batch characters per second and one-line latency.
 
-    python bench/neural_speed.py [--backend neural|PATH] [--file TEXT] [--threads 2]
+    python -m bench.neural_speed [--backend neural|PATH] [--file TEXT] [--threads 2]
 
 Times single 80-character lines (the last 80 characters of up to 200 lines, after 20 for
 warm-up; median and 95th percentile in ms), then restores all the file's lines

@@ -1,6 +1,6 @@
 """Throughput and cold start of `nokta restore`, per backend, as a user runs it.
 
-    python bench/throughput.py [--backends ngram default] [--runs 3]
+    python -m bench.throughput [--backends ngram default] [--runs 3]
 
 The input is the ASCII-folded corpus dev and tune splits (never shared/bench, never
 counted into a model, so its share of unseen words is realistic), each line once: no
@@ -23,8 +23,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from accuracy import machine
-
+from bench.accuracy import machine
 from nokta_model.alphabet import asciify
 from nokta_model.corpus import default_corpus_dir, split_lines
 

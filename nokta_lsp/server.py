@@ -12,7 +12,6 @@ import inspect
 import json
 import logging
 from dataclasses import dataclass
-from importlib import metadata
 from typing import Any
 
 from lsprotocol import types
@@ -20,6 +19,8 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import JsonRPCNotification
 from pygls.protocol.language_server import lsp_method
+
+from nokta_model import __version__
 
 from . import actions
 from .checker import CheckOptions, Finding, document_masker
@@ -33,10 +34,7 @@ from .settings import Settings, parse_settings
 
 log = logging.getLogger(__name__)
 
-try:
-    VERSION = metadata.version("nokta")
-except metadata.PackageNotFoundError:  # running from a source tree
-    VERSION = "0.0.0"
+VERSION = __version__
 
 
 @dataclass(frozen=True)

@@ -8,13 +8,13 @@ import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, version
 from io import BufferedIOBase
 from pathlib import Path
 from typing import cast
 
 from tqdm import tqdm
 
+from . import __version__
 from .backends import BACKENDS, load_restorer
 from .errors import NoktaError
 from .evaluate import Metrics, evaluate
@@ -27,14 +27,6 @@ from .workers import WorkerPool
 AUTO_JOBS_BYTES = 8_000_000  # inputs this large use every core unless --jobs says otherwise
 
 
-def package_version() -> str:
-    """The installed package's version (one source: pyproject.toml)."""
-    try:
-        return version("nokta")
-    except PackageNotFoundError:
-        return "unknown (not installed)"
-
-
 def _add_backend_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--backend", default="default", help=f"{', '.join(BACKENDS)}, or a model file (default: default)"
@@ -44,7 +36,7 @@ def _add_backend_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="nokta", description="Restore Turkish diacritics (ç ğ ı ö ş ü İ).")
-    parser.add_argument("--version", action="version", version=f"nokta {package_version()}")
+    parser.add_argument("--version", action="version", version=f"nokta {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     restore = commands.add_parser("restore", help="restore diacritics in files or standard input")

@@ -7,12 +7,14 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 import tomllib
 import zipfile
 from pathlib import Path
 
 import pytest
 
+import nokta_model
 from nokta_lsp.settings import BOUNDS, ENUMS, Settings, defaults_as_json, setting_types
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -160,3 +162,14 @@ def read_sexps(source: str) -> list:
             stack[-1].append(token)
     assert len(stack) == 1, "unbalanced '('"
     return stack[0]
+
+
+def test_one_version_for_the_cli_the_server_and_the_extension():
+    package = json.loads((ROOT / "editors" / "vscode" / "package.json").read_text(encoding="utf-8"))
+    cli = subprocess.run([sys.executable, "-m", "nokta_model", "--version"], capture_output=True, text=True, check=True)
+    server = subprocess.run(
+        [sys.executable, "-m", "nokta_lsp", "--version"], capture_output=True, text=True, check=True
+    )
+    assert cli.stdout.split() == ["nokta", nokta_model.__version__]
+    assert server.stdout.split() == ["nokta-lsp", nokta_model.__version__]
+    assert package["version"] == nokta_model.__version__

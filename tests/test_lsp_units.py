@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
@@ -16,9 +13,7 @@ from nokta_lsp.diagnostics import ALTERNATIVE_FLOOR, finding_data
 from nokta_lsp.documents import Codec, Document, split_lines
 from nokta_lsp.settings import Settings, defaults_as_json, parse_settings
 from nokta_model.prose import FORMATS, PLAIN
-
-sys.path.insert(0, str(Path(__file__).parent / "lsp"))
-from fake_restorer import FakeRestorer
+from tests.lsp.fake_restorer import FakeRestorer
 
 # --- settings ---------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 HERE = Path(__file__).resolve().parent
-FAKE_SERVER = [sys.executable, str(HERE / "fake_server.py"), "--stdio"]
+FAKE_SERVER = [sys.executable, "-m", "tests.lsp.fake_server", "--stdio"]
 REAL_SERVER = [sys.executable, "-m", "nokta_lsp", "--stdio"]
 
 

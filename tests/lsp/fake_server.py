@@ -1,14 +1,10 @@
 """Run nokta-lsp with the fake restorer (model name "broken" fails to load)."""
 
 import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from fake_restorer import FakeRestorer
 
 from nokta_lsp import engine
 from nokta_lsp.cli import main
+from tests.lsp.fake_restorer import FakeRestorer
 
 
 def load_fake(name_or_path: str, device: str = "auto") -> FakeRestorer:
