@@ -51,6 +51,57 @@ class Settings:
         return (self.backend, self.modelPath, self.device)
 
 
+#: What each key does and an example value, for the settings page (docs/settings.md,
+#: made by ``python -m nokta_lsp.settings_doc``).
+DESCRIPTIONS: dict[str, tuple[str, Any]] = {
+    "fileTypes": (
+        "Language ids checked as prose (`plaintex` is Neovim's file type for a `.tex` file without `\\documentclass`).",
+        ["markdown", "plaintext"],
+    ),
+    "checkCodeComments": (
+        "Also check comments and string literals of code files (C-like, Python/shell-like, Lua/SQL/Haskell, "
+        "Lisp, MATLAB/Erlang families).",
+        True,
+    ),
+    "severity": ("Severity of confident findings.", "warning"),
+    "confidenceThreshold": (
+        "Findings below it are ambiguous. Tuned on the corpus dev split by `bench/lsp_tune_threshold.py`, "
+        "never on `shared/bench`.",
+        0.9,
+    ),
+    "strictConfidenceThreshold": (
+        "The same, on lines the writer typed with Turkish letters (evidence from the writer; letters nokta "
+        "wrote do not count); there capitalised words are never flagged. 1.0 flags only words the model "
+        "knows no other spelling for.",
+        0.99,
+    ),
+    "ambiguous": (
+        "How findings below the threshold are shown: as a hint listing the options (`aci: acı or açı?`), "
+        "or not at all.",
+        "hint",
+    ),
+    "debounceMs": ("Delay after the last edit of a document before it is analysed.", 100),
+    "ignoreWords": (
+        "Words never flagged, with their inflected and apostrophe forms (`Istanbul` covers `Istanbul'da` "
+        "and `ISTANBUL'DA`); case-insensitive under Turkish rules.",
+        ["Istanbul", "commit"],
+    ),
+    "dictionaryPath": (
+        "The workspace dictionary file (default: `.nokta-words.txt` in the workspace root); relative paths "
+        "are taken from the workspace root.",
+        "docs/words.txt",
+    ),
+    "backend": ("The restorer backend; changing it reloads the model without a restart.", "ngram"),
+    "modelPath": (
+        "A model file overriding `backend` (`.npz` count-based, `.safetensors` neural, `.json` default "
+        "weights); read as data, never executed.",
+        "/models/nokta.safetensors",
+    ),
+    "device": ("Where a neural model runs.", "cpu"),
+    "maxFileSize": ("Larger documents (characters) are not checked; one log message says so.", 1_000_000),
+    "maxLineLength": ("Longer lines (characters) are not checked.", 5_000),
+}
+
 #: Allowed values of the enumerated keys.
 ENUMS: dict[str, tuple[str, ...]] = {
     "severity": SEVERITIES,

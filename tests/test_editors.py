@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import nokta_model
-from nokta_lsp.settings import BOUNDS, ENUMS, Settings, defaults_as_json, setting_types
+from nokta_lsp.settings import BOUNDS, DESCRIPTIONS, ENUMS, Settings, defaults_as_json, setting_types
 
 ROOT = Path(__file__).resolve().parents[1]
 VSCODE = ROOT / "editors" / "vscode"
@@ -173,3 +173,8 @@ def test_one_version_for_the_cli_the_server_and_the_extension():
     assert cli.stdout.split() == ["nokta", nokta_model.__version__]
     assert server.stdout.split() == ["nokta-lsp", nokta_model.__version__]
     assert package["version"] == nokta_model.__version__
+
+
+def test_the_settings_page_is_generated_from_the_settings():
+    assert set(DESCRIPTIONS) == set(setting_types())
+    assert subprocess.run([sys.executable, "-m", "nokta_lsp.settings_doc", "--check"]).returncode == 0
