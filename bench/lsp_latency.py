@@ -1,8 +1,9 @@
 """Language server latency and memory, measured as an editor client sees them.
 
-Starts ``nokta-lsp --stdio``, opens a 10,000-line Turkish document (corpus dev lines,
-correct spelling, repeated as needed), then makes 200 single-line edits one after the
-other, each replacing a line by a new asciified sentence (so the model has real work),
+Starts ``nokta-lsp --stdio``, opens a 10,000-line Turkish document (corpus dev and tune
+lines as written: never counted into a model, each line once, so no cache is warm), then
+makes 200 single-line edits one after the other, each replacing a line by another unseen
+line typed without Turkish letters (so the model has real work),
 with ``debounceMs`` 0. Reports time from process start to the first diagnostics, p50/p95
 of didChange -> publishDiagnostics for that version, and the server's peak RSS (VmHWM),
 with the load average at the start (the machine is shared) and p95 as a multiple of
@@ -35,10 +36,11 @@ URI = "file:///latency.txt"
 
 
 def corpus_sample(count: int) -> tuple[list[str], list[str]]:
-    """``count`` document lines and a separate pool of edit lines, from the dev split."""
-    dev = [line for _, line in split_lines(default_corpus_dir(), "dev") if 20 <= len(line) <= 300]
-    edits, pool = dev[:400], dev[400:]
-    return [pool[i % len(pool)] for i in range(count)], edits
+    """``count`` document lines and a separate pool of edit lines: distinct held-out lines."""
+    held_out = [line for split in ("dev", "tune") for _, line in split_lines(default_corpus_dir(), split)]
+    if len(held_out) < count + 200:
+        raise SystemExit(f"only {len(held_out)} held-out lines: need {count + 200}")
+    return held_out[:count], held_out[count:]
 
 
 async def measure(options: dict, edits: int) -> dict:
