@@ -8,7 +8,7 @@
 --- vim.lsp.enable('nokta')
 --- ```
 ---
---- Settings go under `settings.nokta` (keys as in the README: `severity`, `backend`,
+--- Settings go under `settings.nokta` (keys as in docs/settings.md: `severity`, `backend`,
 --- `ignoreWords`, ...); they are also sent as `init_options` when those are not set:
 --- ```lua
 --- vim.lsp.config('nokta', {
