@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
 import sys
 import time
 from collections import Counter
 from typing import Any
+
+from nokta_lsp.framing import frame, read_messages
 
 SERVER = [sys.executable, "-m", "nokta_lsp", "--stdio"]
 
@@ -49,9 +50,8 @@ class BenchClient:
         self.notify("initialized", {})
 
     def _send(self, message: dict[str, Any]) -> float:
-        body = json.dumps({"jsonrpc": "2.0", **message}).encode("utf-8")
         assert self._process is not None and self._process.stdin is not None
-        self._process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self._process.stdin.write(frame({"jsonrpc": "2.0", **message}))
         return time.perf_counter()
 
     def notify(self, method: str, params: Any) -> float:
@@ -67,15 +67,8 @@ class BenchClient:
 
     async def _read(self) -> None:
         assert self._process is not None and self._process.stdout is not None
-        stdout = self._process.stdout
-        while True:
-            length = 0
-            while (header := await stdout.readline()) not in (b"\r\n", b""):
-                if header.lower().startswith(b"content-length:"):
-                    length = int(header.split(b":")[1])
-            if not header:
-                return
-            self._dispatch(json.loads(await stdout.readexactly(length)), time.perf_counter())
+        async for message in read_messages(self._process.stdout):
+            self._dispatch(message, time.perf_counter())
 
     def _dispatch(self, message: dict[str, Any], arrived: float) -> None:
         method = message.get("method")

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import nokta_model
+from nokta_lsp.framing import frame
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ("ngram.npz", "context.npz", "neural.safetensors", "neural.json", "default.json", "LICENSES.md")
@@ -83,9 +84,7 @@ def initialize_and_exit(server: Path, cwd: Path) -> dict:
         {"jsonrpc": "2.0", "id": 2, "method": "shutdown"},
         {"jsonrpc": "2.0", "method": "exit"},
     ]
-    stdin = b"".join(
-        b"Content-Length: %d\r\n\r\n%s" % (len(body), body) for body in (json.dumps(m).encode() for m in messages)
-    )
+    stdin = b"".join(frame(message) for message in messages)
     result = subprocess.run([server, "--stdio"], input=stdin, cwd=cwd, capture_output=True, timeout=120)
     assert result.returncode == 0, result.stderr.decode()
     replies = [json.loads(part.split(b"\r\n\r\n", 1)[1]) for part in result.stdout.split(b"Content-Length")[1:]]

@@ -11,6 +11,8 @@ import itertools
 import json
 from typing import Any
 
+from nokta_lsp.framing import frame_body, read_messages
+
 
 class RawServer:
     def __init__(self, command: list[str]):
@@ -41,7 +43,7 @@ class RawServer:
 
     def write(self, body: bytes) -> None:
         assert self._process is not None and self._process.stdin is not None
-        self._process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self._process.stdin.write(frame_body(body))
 
     def notify(self, method: str, params: Any) -> None:
         self.write(json.dumps({"jsonrpc": "2.0", "method": method, "params": params}).encode())
@@ -57,15 +59,8 @@ class RawServer:
 
     async def _read(self) -> None:
         assert self._process is not None and self._process.stdout is not None
-        stdout = self._process.stdout
-        while True:
-            length = 0
-            while (header := await stdout.readline()) not in (b"\r\n", b""):
-                if header.lower().startswith(b"content-length:"):
-                    length = int(header.split(b":")[1])
-            if not header:
-                return
-            await self._dispatch(json.loads(await stdout.readexactly(length)))
+        async for message in read_messages(self._process.stdout):
+            await self._dispatch(message)
 
     async def _dispatch(self, message: dict[str, Any]) -> None:
         method = message.get("method")
