@@ -13,6 +13,7 @@ import json
 import platform
 from pathlib import Path
 
+from bench.report import markdown_table
 from nokta_model.backends import load_restorer
 from nokta_model.evaluate import evaluate
 
@@ -49,18 +50,19 @@ def main() -> None:
 
 
 def table(report: dict) -> str:
+    header = ["backend", "word acc", "ambiguous-word acc", "letter acc (c g i o s u)", "recall", "chars/s"]
     rows = [
-        f"{report['gold']}, {report['date']}, {report['machine']}",
-        "",
-        "| backend | word acc | ambiguous-word acc | letter acc (c g i o s u) | recall (words needing a change) | chars/s |",
-        "|---|---:|---:|---:|---:|---:|",
+        [
+            backend,
+            f"{m['word_accuracy']:.4f}",
+            f"{m['ambiguous_word_accuracy']:.4f}",
+            f"{m['letter_accuracy']:.4f}",
+            f"{m['recall']:.4f}",
+            f"{m['chars_per_second']:,.0f}",
+        ]
+        for backend, m in report["results"].items()
     ]
-    for backend, m in report["results"].items():
-        rows.append(
-            f"| {backend} | {m['word_accuracy']:.4f} | {m['ambiguous_word_accuracy']:.4f} | "
-            f"{m['letter_accuracy']:.4f} | {m['recall']:.4f} | {m['chars_per_second']:,.0f} |"
-        )
-    return "\n".join(rows) + "\n"
+    return markdown_table(header, rows, f"{report['gold']}, {report['date']}, {report['machine']}")
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 from bench.accuracy import machine
+from bench.report import markdown_table
 from nokta_model.alphabet import asciify
 from nokta_model.corpus import default_corpus_dir, split_lines
 
@@ -92,19 +93,23 @@ def main() -> None:
 
 def table(report: dict) -> str:
     jobs = report["jobs"]
-    lines = [
-        f"`nokta restore --backend {report['backend']}`, whole process (model loading included), median of runs; "
-        f"{report['date']}, {report['machine']}, load average {report['load_average']:.1f} at the start",
-        "",
-        f"| input | size | --jobs 1 | --jobs {jobs} | speed-up | same bytes |",
-        "|---|---:|---:|---:|---:|---|",
+    rows = [
+        [
+            row["input"],
+            f"{row['bytes'] / 1e6:.1f} MB",
+            f"{row['jobs_1_s']:.1f} s",
+            f"{row[f'jobs_{jobs}_s']:.1f} s",
+            f"{row['speedup']:.2f}×",
+            "yes" if row["identical"] else "NO",
+        ]
+        for row in report["rows"]
     ]
-    for row in report["rows"]:
-        lines.append(
-            f"| {row['input']} | {row['bytes'] / 1e6:.1f} MB | {row['jobs_1_s']:.1f} s | {row[f'jobs_{jobs}_s']:.1f} s "
-            f"| {row['speedup']:.2f}× | {'yes' if row['identical'] else 'NO'} |"
-        )
-    return "\n".join(lines) + "\n"
+    caption = (
+        f"`nokta restore --backend {report['backend']}`, whole process (model loading included), median of runs; "
+        f"{report['date']}, {report['machine']}, load average {report['load_average']:.1f} at the start"
+    )
+    header = ["input", "size", "--jobs 1", f"--jobs {jobs}", "speed-up", "same bytes"]
+    return markdown_table(header, rows, caption)
 
 
 if __name__ == "__main__":

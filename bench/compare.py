@@ -20,6 +20,7 @@ import sys
 import time
 from pathlib import Path
 
+from bench.report import markdown_table
 from nokta_model.backends import load_restorer
 from nokta_model.corpus import TRAIN_FILES, default_corpus_dir, split_lines
 from nokta_model.evaluate import Metrics, ascii_inputs, changed_words, restore_all, score
@@ -119,17 +120,20 @@ def main() -> None:
 
 
 def markdown(report: dict, systems: list[str]) -> str:
-    header = (
-        "| text | words | " + " | ".join(f"{s}: word acc / amb-word acc / errors / changed" for s in systems) + " |"
-    )
-    rows = [f"{report['date']}, {report['machine']}", "", header, "|---|---:|" + "---:|" * len(systems)]
-    for name, by_system in report["results"].items():
-        cells = [
-            f"{m['word_acc']:.4f} / {m['ambiguous_word_acc']:.4f} / {m['word_errors']} / {m['changed_when_correct']:.2%}"
-            for m in (by_system[s] for s in systems)
+    header = ["text", "words", *(f"{s}: word acc / amb-word acc / errors / changed" for s in systems)]
+    rows = [
+        [
+            name,
+            f"{by_system[systems[0]]['words']:,}",
+            *(
+                f"{m['word_acc']:.4f} / {m['ambiguous_word_acc']:.4f} / {m['word_errors']} / "
+                f"{m['changed_when_correct']:.2%}"
+                for m in (by_system[s] for s in systems)
+            ),
         ]
-        rows.append(f"| {name} | {by_system[systems[0]]['words']:,} | " + " | ".join(cells) + " |")
-    return "\n".join(rows) + "\n"
+        for name, by_system in report["results"].items()
+    ]
+    return markdown_table(header, rows, f"{report['date']}, {report['machine']}")
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 from bench.lsp_client import BenchClient, percentile, reference_ms, rss_mb
+from bench.report import markdown_table
 from nokta_model.alphabet import asciify
 from nokta_model.corpus import default_corpus_dir, split_lines
 
@@ -76,21 +77,21 @@ async def measure(options: dict, edits: int) -> dict:
 
 
 def markdown(r: dict) -> str:
-    return "\n".join(
-        [
-            f"Language server latency ({r['settings']}, {r['date']}, {r['machine']}; load average at start {r['load_average']})",
-            "",
-            "| measure | target | result |",
-            "|---|---:|---:|",
-            f"| first diagnostics for {r['lines']:,} lines, from process start | ≤ 5 s | {r['first_diagnostics_s']} s |",
-            f"| one-line edit → diagnostics, p50 ({r['edits']} edits, debounce 0) | | {r['edit_p50_ms']} ms |",
-            f"| one-line edit → diagnostics, p95 | ≤ 50 ms | {r['edit_p95_ms']} ms |",
-            f"| server peak RSS | ≤ 600 MB | {r['peak_rss_mb']} MB |",
-            "",
-            f"Reference workload (pure-Python word count of the document): {r['reference_ms']} ms; p95 edit latency = {r['edit_p95_over_reference']} × reference.",
-            "",
-        ]
+    rows = [
+        [f"first diagnostics for {r['lines']:,} lines, from process start", "≤ 5 s", f"{r['first_diagnostics_s']} s"],
+        [f"one-line edit → diagnostics, p50 ({r['edits']} edits, debounce 0)", "", f"{r['edit_p50_ms']} ms"],
+        ["one-line edit → diagnostics, p95", "≤ 50 ms", f"{r['edit_p95_ms']} ms"],
+        ["server peak RSS", "≤ 600 MB", f"{r['peak_rss_mb']} MB"],
+    ]
+    caption = (
+        f"Language server latency ({r['settings']}, {r['date']}, {r['machine']}; "
+        f"load average at start {r['load_average']})"
     )
+    note = (
+        f"Reference workload (pure-Python word count of the document): {r['reference_ms']} ms; "
+        f"p95 edit latency = {r['edit_p95_over_reference']} × reference."
+    )
+    return markdown_table(["measure", "target", "result"], rows, caption, note)
 
 
 def main() -> None:

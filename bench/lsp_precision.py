@@ -25,6 +25,7 @@ from pathlib import Path
 
 from bench.lsp_client import BenchClient
 from bench.lsp_scoring import count_words, score_restoration
+from bench.report import markdown_table
 from nokta_lsp.checker import typed_with_turkish_letters
 from nokta_lsp.documents import Codec
 from nokta_model.alphabet import asciify
@@ -83,19 +84,26 @@ async def measure(options: dict) -> dict:
 
 def markdown(result: dict) -> str:
     t, e, a = result["correct_turkish"], result["english"], result["asciified_turkish"]
-    return "\n".join(
+    rows = [
         [
-            f"Language server precision ({result['settings']}, {result['date']}, {result['machine']})",
-            "",
-            "| measure | target | result |",
-            "|---|---:|---:|",
-            f"| diagnostics on correct Turkish (vikipedi_test.txt, {t['words']:,} words) | ≤ 1 per 2,000 words | {t['per_2000_words']} per 2,000 ({t['diagnostics']}) |",
-            f"| diagnostics on English (Django docs, {e['words']:,} words) | ≤ 1 per 5,000 words | {e['per_5000_words']} per 5,000 ({e['diagnostics']}) |",
-            f"| words needing a change that are flagged (asciified vikipedi, {a['need_change']:,} words) | ≥ 90% | {a['recall']:.1%} |",
-            f"| flags whose replacement is exactly right ({a['flags']:,} flags) | ≥ 97% | {a['exactness']:.1%} |",
-            "",
-        ]
-    )
+            f"diagnostics on correct Turkish (vikipedi_test.txt, {t['words']:,} words)",
+            "≤ 1 per 2,000 words",
+            f"{t['per_2000_words']} per 2,000 ({t['diagnostics']})",
+        ],
+        [
+            f"diagnostics on English (Django docs, {e['words']:,} words)",
+            "≤ 1 per 5,000 words",
+            f"{e['per_5000_words']} per 5,000 ({e['diagnostics']})",
+        ],
+        [
+            f"words needing a change that are flagged (asciified vikipedi, {a['need_change']:,} words)",
+            "≥ 90%",
+            f"{a['recall']:.1%}",
+        ],
+        [f"flags whose replacement is exactly right ({a['flags']:,} flags)", "≥ 97%", f"{a['exactness']:.1%}"],
+    ]
+    caption = f"Language server precision ({result['settings']}, {result['date']}, {result['machine']})"
+    return markdown_table(["measure", "target", "result"], rows, caption)
 
 
 def main() -> None:

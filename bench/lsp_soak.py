@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 
 from bench.lsp_client import BenchClient, percentile, reference_ms, rss_mb
+from bench.report import markdown_table
 from nokta_model.alphabet import asciify
 from nokta_model.corpus import default_corpus_dir, split_lines
 
@@ -138,36 +139,64 @@ async def measure(options: dict, edits: int) -> dict:
     published = [(bench.published[key][0] - at) * 1000 for key, at in sent.items() if key in bench.published]
     after_warm_up = [value for key, value in rss.items() if key != "end" and key > warm_up]
     return {
-        "documents": DOCUMENTS, "lines_each": LINES, "edits": edits, "requests": len(requests) + unanswered,
-        "unanswered": unanswered, "final_versions_published": final_ok,
-        "request_p50_ms": round(percentile(requests, 0.5), 1), "request_p95_ms": round(percentile(requests, 0.95), 1), "request_max_ms": round(max(requests), 1),
-        "published_versions": len(published), "edit_p50_ms": round(percentile(published, 0.5), 1), "edit_p95_ms": round(percentile(published, 0.95), 1),
-        "rss_after_warm_up_mb": round(rss[warm_up], 1), "rss_peak_after_warm_up_mb": round(max(after_warm_up), 1), "rss_final_mb": round(rss["end"], 1),
-        "rss_growth": round(rss["end"] / rss[warm_up] - 1, 3), "peak_rss_mb": round(peak, 1),
+        "documents": DOCUMENTS,
+        "lines_each": LINES,
+        "edits": edits,
+        "requests": len(requests) + unanswered,
+        "unanswered": unanswered,
+        "final_versions_published": final_ok,
+        "request_p50_ms": round(percentile(requests, 0.5), 1),
+        "request_p95_ms": round(percentile(requests, 0.95), 1),
+        "request_max_ms": round(max(requests), 1),
+        "published_versions": len(published),
+        "edit_p50_ms": round(percentile(published, 0.5), 1),
+        "edit_p95_ms": round(percentile(published, 0.95), 1),
+        "rss_after_warm_up_mb": round(rss[warm_up], 1),
+        "rss_peak_after_warm_up_mb": round(max(after_warm_up), 1),
+        "rss_final_mb": round(rss["end"], 1),
+        "rss_growth": round(rss["end"] / rss[warm_up] - 1, 3),
+        "peak_rss_mb": round(peak, 1),
         "reference_ms": round(reference_ms([line for doc in docs for line in doc]), 1),
         "rss_by_edits": {str(k): round(v, 1) for k, v in rss.items()},
-    }  # fmt: skip
+    }
 
 
 def markdown(r: dict) -> str:
-    return "\n".join(
+    rss = f"{r['rss_after_warm_up_mb']} / {r['rss_peak_after_warm_up_mb']} / {r['rss_final_mb']} MB"
+    rows = [
+        [f"edits ({r['documents']} documents of {r['lines_each']} lines)", "20,000", f"{r['edits']:,}"],
         [
-            f"Language server soak ({r['settings']}, {r['date']}, {r['machine']}; load average {r['load_average']} at start, {r['load_average_end']} at end; {r['wall_s']} s)",
+            f"requests not answered within 10 s (hover + code action, {r['requests']:,} sent)",
+            "0",
+            r["unanswered"],
+        ],
+        [
+            "every document got diagnostics for its final version",
+            "yes",
+            "yes" if r["final_versions_published"] else "no",
+        ],
+        [
+            "request latency p50 / p95 / max",
             "",
-            "| measure | target | result |",
-            "|---|---:|---:|",
-            f"| edits ({r['documents']} documents of {r['lines_each']} lines) | 20,000 | {r['edits']:,} |",
-            f"| requests not answered within 10 s (hover + code action, {r['requests']:,} sent) | 0 | {r['unanswered']} |",
-            f"| every document got diagnostics for its final version | yes | {'yes' if r['final_versions_published'] else 'no'} |",
-            f"| request latency p50 / p95 / max | | {r['request_p50_ms']} / {r['request_p95_ms']} / {r['request_max_ms']} ms |",
-            f"| edit → diagnostics p50 / p95 ({r['published_versions']:,} versions published) | | {r['edit_p50_ms']} / {r['edit_p95_ms']} ms |",
-            f"| RSS after warm-up (first 10% of edits) / peak after / final | | {r['rss_after_warm_up_mb']} / {r['rss_peak_after_warm_up_mb']} / {r['rss_final_mb']} MB |",
-            f"| RSS growth after warm-up | ≤ 10% | {r['rss_growth']:.1%} |",
+            f"{r['request_p50_ms']} / {r['request_p95_ms']} / {r['request_max_ms']} ms",
+        ],
+        [
+            f"edit → diagnostics p50 / p95 ({r['published_versions']:,} versions published)",
             "",
-            f"Reference workload (pure-Python word count of the documents): {r['reference_ms']} ms; request p95 = {r['request_p95_ms'] / r['reference_ms']:.3f} × reference.",
-            "",
-        ]
+            f"{r['edit_p50_ms']} / {r['edit_p95_ms']} ms",
+        ],
+        ["RSS after warm-up (first 10% of edits) / peak after / final", "", rss],
+        ["RSS growth after warm-up", "≤ 10%", f"{r['rss_growth']:.1%}"],
+    ]
+    caption = (
+        f"Language server soak ({r['settings']}, {r['date']}, {r['machine']}; load average "
+        f"{r['load_average']} at start, {r['load_average_end']} at end; {r['wall_s']} s)"
     )
+    note = (
+        f"Reference workload (pure-Python word count of the documents): {r['reference_ms']} ms; "
+        f"request p95 = {r['request_p95_ms'] / r['reference_ms']:.3f} × reference."
+    )
+    return markdown_table(["measure", "target", "result"], rows, caption, note)
 
 
 def main() -> None:

@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 from bench.lsp_scoring import WORD_RE, count_words, score_restoration
+from bench.report import markdown_table
 from nokta_lsp.checker import (
     CheckOptions,
     Finding,
@@ -108,9 +109,18 @@ def main() -> None:
             alarms = at("correct", threshold, strict)
             ascii_score = score_restoration(texts["ascii"], texts["correct"], flags(at("ascii", threshold, strict)))
             mixed_score = score_restoration(texts["mixed"], texts["correct"], flags(at("mixed", threshold, strict)))
-            rows.append({"threshold": threshold, "strict": strict, "false_alarms": len(alarms), "per_2000_words": round(2000 * len(alarms) / words, 3),
-                         "recall": round(ascii_score.recall, 4), "exactness": round(ascii_score.exactness, 4),
-                         "mixed_recall": round(mixed_score.recall, 4), "mixed_exactness": round(mixed_score.exactness, 4)})  # fmt: skip
+            rows.append(
+                {
+                    "threshold": threshold,
+                    "strict": strict,
+                    "false_alarms": len(alarms),
+                    "per_2000_words": round(2000 * len(alarms) / words, 3),
+                    "recall": round(ascii_score.recall, 4),
+                    "exactness": round(ascii_score.exactness, 4),
+                    "mixed_recall": round(mixed_score.recall, 4),
+                    "mixed_exactness": round(mixed_score.exactness, 4),
+                }
+            )
     good = [r for r in rows if r["recall"] >= MIN_RECALL and r["exactness"] >= MIN_EXACTNESS] or rows
     best_threshold = max(r["threshold"] for r in good)
     defaults = Settings()
@@ -120,22 +130,31 @@ def main() -> None:
     left: dict[str, list[str]] = {}
     for finding in at("correct", threshold, defaults.strictConfidenceThreshold):
         left.setdefault(kind(finding, typed["correct"]), []).append(f"{finding.original}→{finding.replacement}")
-    result = {"model": args.model, "dev_lines": len(texts["correct"]), "words": words, "seconds": round(seconds, 1), "rows": rows,
-              "highest_threshold_meeting_recall": best_threshold, "chosen": {"threshold": threshold, "strict": strict}, "false_alarms_left": {k: [*v[:15], f"({len(v)} in all)"] for k, v in left.items()}}  # fmt: skip
+    result = {
+        "model": args.model,
+        "dev_lines": len(texts["correct"]),
+        "words": words,
+        "seconds": round(seconds, 1),
+        "rows": rows,
+        "highest_threshold_meeting_recall": best_threshold,
+        "chosen": {"threshold": threshold, "strict": strict},
+        "false_alarms_left": {k: [*v[:15], f"({len(v)} in all)"] for k, v in left.items()},
+    }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"{len(texts['correct'])} dev lines, {words} words, model {args.model}, {seconds:.0f} s")
+    header = ["threshold", "strict", "false alarms / 2,000 words", "ascii recall", "ascii exactness"]
+    cells = ["per_2000_words", "recall", "exactness", "mixed_recall", "mixed_exactness"]
     print(
-        "| threshold | strict | false alarms / 2,000 words | ascii recall | ascii exactness | mixed recall | mixed exactness |"
-    )
-    print("|---:|---:|---:|---:|---:|---:|---:|")
-    for r in rows:
-        print(
-            f"| {r['threshold']} | {r['strict']} | {r['per_2000_words']} | {r['recall']:.3f} | {r['exactness']:.3f} | {r['mixed_recall']:.3f} | {r['mixed_exactness']:.3f} |"
+        markdown_table(
+            [*header, "mixed recall", "mixed exactness"],
+            [[r["threshold"], r["strict"], *(f"{r[c]:.3f}" for c in cells)] for r in rows],
         )
-    print(
-        f"highest threshold meeting the recall rule: {best_threshold}; at the default threshold {threshold}, strict: {strict}"
     )
+    print(
+        f"highest threshold meeting the recall rule: {best_threshold}; at the default threshold {threshold}, ", end=""
+    )
+    print(f"strict: {strict}")
     print(json.dumps(result["false_alarms_left"], ensure_ascii=False, indent=1))
 
 

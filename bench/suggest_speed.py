@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from bench.accuracy import machine
+from bench.report import markdown_table
 from nokta_model.alphabet import asciify
 from nokta_model.backends import load_restorer
 from nokta_model.corpus import default_corpus_dir, split_lines
@@ -75,15 +76,14 @@ def main() -> None:
 
 def table(report: dict) -> str:
     rows = [
-        f"{report['chars']:,} characters of ASCII-folded corpus dev text (distinct lines), batches of {BATCH} "
-        f"lines, {report['date']}, {report['machine']}",
-        "",
-        "| backend | restore | suggest | suggest ÷ restore |",
-        "|---|---:|---:|---:|",
+        [backend, f"{f['restore']:.2f} s", f"{f['suggest']:.2f} s", f"{f['suggest_over_restore']:.2f}"]
+        for backend, f in report["results"].items()
     ]
-    for backend, f in report["results"].items():
-        rows.append(f"| {backend} | {f['restore']:.2f} s | {f['suggest']:.2f} s | {f['suggest_over_restore']:.2f} |")
-    return "\n".join(rows) + "\n"
+    caption = (
+        f"{report['chars']:,} characters of ASCII-folded corpus dev text (distinct lines), batches of {BATCH} "
+        f"lines, {report['date']}, {report['machine']}"
+    )
+    return markdown_table(["backend", "restore", "suggest", "suggest ÷ restore"], rows, caption)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from collections import Counter
 from pathlib import Path
 
 from bench.accuracy import machine
+from bench.report import markdown_table
 from nokta_model.alphabet import asciify
 from nokta_model.corpus import default_corpus_dir, split_lines
 
@@ -98,18 +99,22 @@ def main() -> None:
 
 def table(report: dict) -> str:
     rows = [
-        f"{report['input_chars']:,} characters of ASCII-folded corpus dev and tune text (distinct lines), {report['date']}, {report['machine']}; "
-        f"reference workload (pure-Python word count of the same text): {report['reference_s']:.2f} s",
-        "",
-        "| backend | cold start (process start → first output) | restore time | chars/s (after loading) | × reference |",
-        "|---|---:|---:|---:|---:|",
+        [
+            backend,
+            f"{f['cold_start_s']:.2f} s",
+            f"{f['restore_s']:.1f} s",
+            f"{f['chars_per_second']:,.0f}",
+            f"{f['restore_over_reference']:.1f}",
+        ]
+        for backend, f in report["results"].items()
     ]
-    for backend, f in report["results"].items():
-        rows.append(
-            f"| {backend} | {f['cold_start_s']:.2f} s | {f['restore_s']:.1f} s | {f['chars_per_second']:,.0f} | "
-            f"{f['restore_over_reference']:.1f} |"
-        )
-    return "\n".join(rows) + "\n"
+    caption = (
+        f"{report['input_chars']:,} characters of ASCII-folded corpus dev and tune text (distinct lines), "
+        f"{report['date']}, {report['machine']}; reference workload (pure-Python word count of the same text): "
+        f"{report['reference_s']:.2f} s"
+    )
+    header = ["backend", "cold start (process start → first output)", "restore time", "chars/s (after loading)"]
+    return markdown_table([*header, "× reference"], rows, caption)
 
 
 if __name__ == "__main__":
