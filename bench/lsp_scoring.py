@@ -10,19 +10,17 @@ shared/bench/README.md.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
 from nokta_model.alphabet import fold_circumflex
-
-WORD_RE = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+from nokta_model.spans import SCORED_WORD_RE
 
 Flag = tuple[int, int, int, str]
 
 
 def count_words(lines: Iterable[str]) -> int:
-    return sum(len(WORD_RE.findall(line)) for line in lines)
+    return sum(len(SCORED_WORD_RE.findall(line)) for line in lines)
 
 
 @dataclass
@@ -53,7 +51,7 @@ def score_restoration(ascii_lines: Sequence[str], gold_lines: Sequence[str], fla
     for row, (ascii_line, gold_line) in enumerate(zip(ascii_lines, gold_lines)):
         gold = fold_circumflex(gold_line)
         line_flags = by_line.get(row, [])
-        for match in WORD_RE.finditer(ascii_line):
+        for match in SCORED_WORD_RE.finditer(ascii_line):
             words += 1
             if gold[match.start() : match.end()] == match.group():
                 continue

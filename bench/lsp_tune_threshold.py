@@ -29,7 +29,7 @@ import random
 import time
 from pathlib import Path
 
-from bench.lsp_scoring import WORD_RE, count_words, score_restoration
+from bench.lsp_scoring import count_words, score_restoration
 from bench.report import markdown_table
 from nokta_lsp.checker import (
     CheckOptions,
@@ -44,6 +44,7 @@ from nokta_lsp.settings import Settings
 from nokta_model.alphabet import asciify
 from nokta_model.backends import load_restorer
 from nokta_model.corpus import default_corpus_dir, split_lines
+from nokta_model.spans import SCORED_WORD_RE
 
 THRESHOLDS = (0.9, 0.95, 0.98, 0.99)  # must hold the server's default
 STRICT = (0.98, 0.99, 0.999, 1.0)
@@ -59,7 +60,7 @@ def dev_lines(limit: int) -> list[str]:
 
 def partly_asciified(line: str, rng: random.Random) -> str:
     """``line`` with about one in five of its words that have Turkish letters asciified."""
-    return WORD_RE.sub(
+    return SCORED_WORD_RE.sub(
         lambda m: asciify(m.group()) if not m.group().isascii() and rng.random() < 0.2 else m.group(), line
     )
 

@@ -7,7 +7,6 @@ suffix included ("Ankara'dır" is one word).
 
 from __future__ import annotations
 
-import re
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -15,8 +14,8 @@ from dataclasses import asdict, dataclass, field
 
 from .alphabet import AMBIGUOUS, asciify, fold_circumflex
 from .restorer import Restorer
+from .spans import SCORED_WORD_RE
 
-_WORD_RE = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 BATCH_LINES = 512
 
 
@@ -114,7 +113,7 @@ def changed_words(written: Sequence[str], outputs: Sequence[str]) -> tuple[int, 
     """(words changed, words) when correctly written text is fed as written."""
     changed = total = 0
     for line, output in zip(written, outputs, strict=True):
-        for match in _WORD_RE.finditer(line):
+        for match in SCORED_WORD_RE.finditer(line):
             total += 1
             changed += output[match.start() : match.end()] != match.group()
     return changed, total
@@ -128,7 +127,7 @@ def score_line(metrics: Metrics, gold: str, ascii_input: str, output: str) -> No
         if ch in AMBIGUOUS:
             metrics.ambiguous_letters += 1
             metrics.ambiguous_letters_correct += output[pos] == gold[pos]
-    for match in _WORD_RE.finditer(gold):
+    for match in SCORED_WORD_RE.finditer(gold):
         gold_word, output_word = match.group(), output[match.start() : match.end()]
         input_word = ascii_input[match.start() : match.end()]
         correct = gold_word == output_word

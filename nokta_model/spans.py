@@ -18,6 +18,9 @@ _RUN = rf"{_LETTER}(?:{_LETTER}|{_MARK})*"
 _WORD_RE = re.compile(rf"{_RUN}(?:['’]{_RUN})*(?:-{_RUN}(?:['’]{_RUN})*)*")
 _PART_RE = re.compile(rf"{_RUN}(?:['’]{_RUN})*")
 _TOKEN_RE = re.compile(r"\S+")
+#: Words as the evaluation protocol counts them (shared/bench/README.md): maximal letter
+#: runs with apostrophe suffixes; hyphens and combining marks split them.
+SCORED_WORD_RE = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 
 _NOT_PROSE_RE = re.compile(
     "|".join(

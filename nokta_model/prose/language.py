@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from nokta_model.alphabet import TURKISH_ONLY, fold_key
+from nokta_model.spans import SCORED_WORD_RE
 
 from .base import blank
 
@@ -54,14 +55,13 @@ _TURKISH_SUFFIX_RE = re.compile(
     r"|inda|inde|una|une|ina|ine|ini|unu)$"
 )
 _ENGLISH_SPELLING_RE = re.compile(r"[wxq]|th|ing$|tion$|tions$|ness$|n't$|'s$|ee|oo[^o]|ould$|ght")
-_WORD_RE = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 _SENTENCE_RE = re.compile(r"[^.!?;:]+[.!?;:]*")
 
 
 def evidence(text: str) -> int:
     """Turkish minus English evidence of a piece of text (0: no evidence either way)."""
     score = 0
-    for match in _WORD_RE.finditer(text):
+    for match in SCORED_WORD_RE.finditer(text):
         word = match.group()
         if any(ch in TURKISH_ONLY for ch in word):
             score += 2
