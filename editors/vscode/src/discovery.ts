@@ -1,4 +1,6 @@
-// Finding the `nokta-lsp` executable: nokta.server.path, the selected Python environment, PATH.
+// Finding the `nokta-lsp` executable, in this order: nokta.server.path, the Python environment
+// selected in the Python extension, the editor's VIRTUAL_ENV and CONDA_PREFIX, a workspace
+// .venv (or venv), then PATH.
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -8,6 +10,9 @@ export interface Where {
   configured?: string; // nokta.server.path
   python?: string; // interpreter of the Python environment selected in VS Code
   pathEnv?: string; // the PATH variable
+  virtualEnv?: string; // the editor process's VIRTUAL_ENV
+  condaPrefix?: string; // … and CONDA_PREFIX
+  workspaceFolders?: string[]; // searched for .venv and venv
   platform?: NodeJS.Platform;
   isExecutable?: (file: string) => boolean;
 }
@@ -27,22 +32,29 @@ export function findServer(where: Where): string {
         "Fix the setting, or clear it to use the nokta-lsp of the selected Python environment.",
     );
   }
+  const paths = platform === "win32" ? path.win32 : path.posix;
   const dirs: string[] = [];
   if (where.python) {
-    const bin = (platform === "win32" ? path.win32 : path.posix).dirname(where.python);
-    dirs.push(bin, ...(platform === "win32" ? [bin + "\\Scripts"] : []));
+    const bin = paths.dirname(where.python);
+    dirs.push(bin, ...(platform === "win32" ? [paths.join(bin, "Scripts")] : []));
   }
+  const environments = [where.virtualEnv, where.condaPrefix].filter((root): root is string => !!root);
+  for (const folder of where.workspaceFolders ?? []) {
+    environments.push(paths.join(folder, ".venv"), paths.join(folder, "venv"));
+  }
+  dirs.push(...environments.map((root) => paths.join(root, platform === "win32" ? "Scripts" : "bin")));
   const separator = platform === "win32" ? ";" : ":";
   dirs.push(...(where.pathEnv ?? "").split(separator).filter(Boolean));
   for (const dir of dirs) {
     for (const name of names) {
-      const file = (platform === "win32" ? path.win32 : path.posix).join(dir, name);
+      const file = paths.join(dir, name);
       if (isExecutable(file)) return file;
     }
   }
   const env = where.python ? ` (selected Python: ${where.python})` : "";
   throw new ServerNotFound(
-    `Cannot find the nokta-lsp language server in the selected Python environment${env} or on PATH. ` +
+    `Cannot find the nokta-lsp language server in the selected Python environment${env}, ` +
+      "VIRTUAL_ENV, CONDA_PREFIX, a workspace .venv or on PATH. " +
       'Install nokta there ("pip install ." in a nokta checkout), or set nokta.server.path ' +
       "to the nokta-lsp executable.",
   );

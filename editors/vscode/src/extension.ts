@@ -68,6 +68,9 @@ async function restart(): Promise<void> {
       configured: config().get<string>("server.path"),
       python: await selectedPython(vscode.extensions, vscode.workspace.workspaceFolders?.[0]?.uri),
       pathEnv: process.env.PATH,
+      virtualEnv: process.env.VIRTUAL_ENV,
+      condaPrefix: process.env.CONDA_PREFIX,
+      workspaceFolders: vscode.workspace.workspaceFolders?.map((folder) => folder.uri.fsPath),
     });
   } catch (error) {
     if (!(error instanceof ServerNotFound)) throw error;

@@ -104,3 +104,37 @@ test("no Python extension, or one without the API: no interpreter", async () => 
   const old = { getExtension: () => ({ isActive: true, exports: {} }) } as unknown as Extensions;
   assert.equal(await selectedPython(old), undefined);
 });
+
+test("after the selected Python: VIRTUAL_ENV, CONDA_PREFIX, a workspace .venv, then PATH", () => {
+  const where = {
+    virtualEnv: "/home/u/venvs/nokta",
+    condaPrefix: "/opt/conda/envs/tr",
+    workspaceFolders: ["/work/notes"],
+    pathEnv: "/usr/bin",
+    platform: "linux" as const,
+  };
+  const order = [
+    "/home/u/venvs/nokta/bin/nokta-lsp",
+    "/opt/conda/envs/tr/bin/nokta-lsp",
+    "/work/notes/.venv/bin/nokta-lsp",
+    "/work/notes/venv/bin/nokta-lsp",
+    "/usr/bin/nokta-lsp",
+  ];
+  for (let first = 0; first < order.length; first++) {
+    assert.equal(findServer({ ...where, isExecutable: only(...order.slice(first)) }), order[first]);
+  }
+  assert.equal(
+    findServer({ ...where, python: "/sel/bin/python", isExecutable: only("/sel/bin/nokta-lsp", ...order) }),
+    "/sel/bin/nokta-lsp",
+  );
+});
+
+test("Windows environments keep nokta-lsp.exe in Scripts", () => {
+  const found = findServer({
+    virtualEnv: "C:\\envs\\nokta",
+    pathEnv: "C:\\Windows",
+    platform: "win32",
+    isExecutable: only("C:\\envs\\nokta\\Scripts\\nokta-lsp.exe"),
+  });
+  assert.equal(found, "C:\\envs\\nokta\\Scripts\\nokta-lsp.exe");
+});
