@@ -8,19 +8,20 @@
    from piece to piece as a document is read.
 3. ``restore_pieces`` restores the prose and puts back only the letters that changed.
 
-``prose_batches`` chains the first two; the CLI restores its batches in this process
-or in workers (``workers``) and writes them through safe output (``safe_output``).
+``prose_batches`` chains the first two; the CLI restores its batches in this process or
+in workers (``workers``) and writes them through safe output (``safe_output``).
+``restore_lines`` runs all three on lines already in memory (e.g. a Ray actor's batch).
 """
 
 from __future__ import annotations
 
 import codecs
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from io import BufferedIOBase
 
 from .errors import NoktaError
-from .prose import Masker, blank, turkish_line
+from .prose import Masker, blank, masker_for, turkish_line
 from .restorer import Restorer
 
 READ_BYTES = 1 << 18
@@ -141,8 +142,27 @@ class ProseFilter:
 
 def restore_pieces(restorer: Restorer, decided: list[tuple[Piece, str]]) -> str:
     """The pieces' text with the prose restored and every other character as it was."""
+    return "".join(_restored_texts(restorer, decided))
+
+
+def _restored_texts(restorer: Restorer, decided: list[tuple[Piece, str]]) -> list[str]:
     restored = restorer.restore([prose for _, prose in decided])
-    return "".join(_put_back(piece.body, prose, new) + piece.end for (piece, prose), new in zip(decided, restored))
+    return [_put_back(piece.body, prose, new) + piece.end for (piece, prose), new in zip(decided, restored)]
+
+
+def restore_lines(restorer: Restorer, lines: Sequence[str], format_name: str = "plain") -> list[str]:
+    """``lines`` restored as the lines of one document in ``format_name`` (a name of
+    ``nokta_model.prose.FORMATS``), one result per line: the same letters ``nokta restore``
+    changes in a file holding them. A line may hold line ends and be of any length."""
+    prose = ProseFilter(masker_for(format_name))
+    counts: list[int] = []
+    decided: list[tuple[Piece, str]] = []
+    for line in lines:
+        pieces, _ = _split(line, final=True)
+        counts.append(len(pieces))
+        decided += prose.feed(pieces)
+    texts = iter(_restored_texts(restorer, decided + prose.finish()))
+    return ["".join(next(texts) for _ in range(count)) for count in counts]
 
 
 def _put_back(body: str, prose: str, restored: str) -> str:
