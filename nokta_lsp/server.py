@@ -21,6 +21,7 @@ from pygls.protocol.json_rpc import JsonRPCNotification
 from pygls.protocol.language_server import lsp_method
 
 from nokta_model import __version__
+from nokta_model.spans import word_spans
 
 from . import actions
 from .checker import CheckOptions, Finding, document_masker
@@ -281,7 +282,24 @@ class NoktaServer(LanguageServer):
             for finding in row
             for spelling in (finding.replacement, *(text for text, _ in finding.alternatives))
         }
-        applied = {text for change_range, text in changes if change_range is not None and text in offered}
+        applied: set[str] = set()
+        edited: dict[int, str] = {}  # line -> its text after the changes so far (single-line changes)
+        for change_range, text in changes:
+            if change_range is None or change_range.start.line != change_range.end.line or "\n" in text:
+                continue
+            row = change_range.start.line
+            _, start = document.clamp(row, change_range.start.character, self.store.codec)
+            _, end = document.clamp(row, change_range.end.character, self.store.codec)
+            line = edited.get(row, document.lines[row] if row < len(document.lines) else "")
+            edited[row] = line = line[:start] + text + line[end:]
+            # an editor may send the whole word (VS Code) or only the letters that differ (Neovim)
+            applied.update(
+                word
+                for span in word_spans(line)
+                if span.start <= start + len(text) and start <= span.end
+                for word in (line[span.start : span.end],)
+                if word in offered
+            )
         if applied - document.written:
             document.written = document.written | applied
 

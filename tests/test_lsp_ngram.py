@@ -77,3 +77,16 @@ async def test_one_fix_leaves_the_other_findings_of_the_line(client: LanguageCli
     assert result is not False
     edit = client.applied_edits[-1].changes[uri]
     assert apply_edits(fixed, edit) == "Bugün hava çok güzel, İstanbul'da yürüyüşe çıktık.\n"
+
+
+async def test_a_fix_sent_back_as_only_its_changed_letter_still_counts_as_nokta_s(client: LanguageClient):
+    """Neovim reports an applied fix as the letters that differ (`u` -> `ü`), not the word."""
+    await initialize(client, {"backend": "ngram"})
+    uri, text = "file:///letter.txt", "Bugun hava cok guzel, Istanbul'da yuruyuse ciktik.\n"
+    open_document(client, uri, text)
+    before = await diagnostics_for(client, uri, 1, timeout=120)
+    assert text[before[0].range.start.character : before[0].range.end.character] == "Bugun"
+    letter = types.Range(start=types.Position(line=0, character=3), end=types.Position(line=0, character=4))
+    change_document(client, uri, 2, (letter, "ü"))
+    after = await diagnostics_for(client, uri, 2)
+    assert len(after) == len(before) - 1  # only Bugün's finding went
