@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +43,7 @@ def load_streams(corpus_dir: Path, cache_dir: Path, commercial_only: bool = True
     arrays = {f"ids_{i}": s.ids for i, s in enumerate(streams)} | {
         f"labels_{i}": s.labels for i, s in enumerate(streams)
     }
-    temporary = cache.with_suffix(".tmp.npz")
+    temporary = cache.with_suffix(f".{os.getpid()}.tmp.npz")  # ranks may encode at once
     names = json.dumps([(s.name, s.weight) for s in streams])
     np.savez(temporary, names=names, **cast(dict[str, Any], arrays))  # cast: no key is a savez option
     temporary.replace(cache)

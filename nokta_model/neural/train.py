@@ -1,5 +1,8 @@
 """The training loop: resumable, budgeted in wall-clock minutes, early-stopped on dev.
 
+Under ``torchrun`` every rank trains on its own shard of each epoch's chunks and DDP
+averages the gradients; rank 0 alone evaluates and writes the run directory.
+
 A run directory holds ``last.safetensors`` (+ optimizer state, resumed from), ``best``
 (the best dev letter accuracy so far: the model to ship), ``history.json`` and
 ``curve.png``. The loop knows the model only through ``forward(ids, targets=...)``.
@@ -22,8 +25,8 @@ from ..corpus import default_corpus_dir
 from .checkpoint import load_model, save_model, write_json
 from .config import TrainConfig
 from .data import batches, class_counts, dev_lines, epoch_chunks, load_streams, mix_description
+from .distributed import Ranks, agreed_maximum, join, leave, wrap
 from .evaluate_dev import dev_metrics
-from .infer import resolve_device
 from .model import CharTagger, parameter_count
 from .train_state import load_optimizer, save_optimizer
 from .vocab import LETTER_OF_ID
@@ -36,44 +39,51 @@ def train_neural(
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     corpus_dir = Path(corpus_dir or default_corpus_dir())
+    ranks, device_used = join(device)
     _seed_everything(config.seed, config.threads)
     streams = load_streams(corpus_dir, run_dir / "cache", config.commercial_only)
     dev = dev_lines(corpus_dir, config.dev_lines, config.commercial_only, config.seed)
-    model = CharTagger(config.model).to(resolve_device(device))
+    model = CharTagger(config.model).to(device_used)
     model.class_weight.copy_(
         torch.from_numpy(class_weights(class_counts(streams, LETTER_OF_ID), config.class_weight_power))
     )
     optimizer = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     state = _resume(model, optimizer, run_dir)
-    loop = _Loop(config, run_dir, model, optimizer, state, dev, corpus_dir)
-    loop.run(streams, progress)
+    loop = TrainingLoop(config, run_dir, model, optimizer, state, dev, ranks)
+    try:
+        loop.run(streams, progress and ranks.is_main)
+    finally:
+        leave()
     return state["best"]
 
 
-class _Loop:
-    def __init__(self, config, run_dir, model, optimizer, state, dev, corpus_dir) -> None:
+class TrainingLoop:
+    def __init__(self, config, run_dir, model, optimizer, state, dev, ranks: Ranks) -> None:
         self.config, self.run_dir, self.model, self.optimizer = config, run_dir, model, optimizer
-        self.state, self.dev, self.corpus_dir = state, dev, corpus_dir
+        self.state, self.dev, self.ranks = state, dev, ranks
+        self.device = next(model.parameters()).device
+        self.trained = wrap(model, ranks, self.device)
         self.started = time.monotonic() - state["seconds"]
         self.last_save = time.monotonic()
+        self._agree_on_progress()
 
     def run(self, streams, progress: bool) -> None:
         config, state = self.config, self.state
         bar = tqdm(
             total=self._step_budget(), initial=state["step"], disable=not progress, dynamic_ncols=True, mininterval=10
         )
-        device = next(self.model.parameters()).device
+        device = self.device
         self.model.train()
         while not self._finished():
             rng = np.random.default_rng(config.seed + state["epoch"])
-            chunks = epoch_chunks(streams, config.seq_len, rng)
+            chunks = shard(epoch_chunks(streams, config.seq_len, rng), self.ranks)
             for next_chunk, ids, labels in batches(streams, chunks, config.seq_len, config.batch_size, state["chunk"]):
                 tick = time.monotonic()
                 loss = self._step(
                     torch.from_numpy(ids.astype(np.int64)).to(device), torch.from_numpy(labels).to(device)
                 )
                 state["step"], state["chunk"] = state["step"] + 1, next_chunk
-                state["chars"] += ids.size
+                state["chars"] += ids.size * self.ranks.world
                 bar.update(1)
                 bar.set_postfix(
                     loss=f"{loss:.4f}",
@@ -81,20 +91,23 @@ class _Loop:
                     cps=f"{ids.size / (time.monotonic() - tick):.0f}",
                     refresh=False,
                 )
-                self._maybe_evaluate()
-                self._maybe_save()
+                if self.ranks.is_main:
+                    self._maybe_evaluate()
+                    self._maybe_save()
+                self._agree_on_progress()
                 if self._finished():
                     break
             else:
                 state["epoch"], state["chunk"] = state["epoch"] + 1, 0
-        self._evaluate()
-        self._save()
+        if self.ranks.is_main:
+            self._evaluate()
+            self._save()
         bar.close()
 
     def _step(self, ids: torch.Tensor, labels: torch.Tensor) -> float:
         for group in self.optimizer.param_groups:
             group["lr"] = self.config.lr * self._lr_scale()
-        _, loss = self.model(ids, targets=labels)
+        _, loss = self.trained(ids, targets=labels)
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.config.grad_clip)
@@ -108,7 +121,7 @@ class _Loop:
         step = self.state["step"]
         if step < self.config.warmup_steps:
             return (step + 1) / self.config.warmup_steps
-        done = min(1.0, self._fraction_done())
+        done = min(1.0, self.fraction_done)
         return 0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * done))
 
     def _fraction_done(self) -> float:
@@ -120,7 +133,14 @@ class _Loop:
         return self.config.max_steps or None
 
     def _finished(self) -> bool:
-        return self._fraction_done() >= 1.0 or self.state["stale"] >= self.config.patience
+        return self.fraction_done >= 1.0 or self.out_of_patience
+
+    def _agree_on_progress(self) -> None:
+        """Every rank takes the furthest progress and rank 0's patience, so all stop at the same step
+        with the same learning rate."""
+        out_of_patience = float(self.state["stale"] >= self.config.patience)
+        self.fraction_done, stop = agreed_maximum([self._fraction_done(), out_of_patience], self.device)
+        self.out_of_patience = stop > 0
 
     def _elapsed(self) -> float:
         return time.monotonic() - self.started
@@ -171,6 +191,12 @@ class _Loop:
             "trained": {key: self.state[key] for key in ("step", "epoch", "chars")} | {"minutes": self._elapsed() / 60},
             "best_dev": self.state["best"],
         }
+
+
+def shard(chunks: list[tuple[int, int]], ranks: Ranks) -> list[tuple[int, int]]:
+    """This rank's share of an epoch's chunks; every rank gets as many (the remainder is dropped)."""
+    usable = len(chunks) - len(chunks) % ranks.world
+    return chunks[ranks.rank : usable : ranks.world]
 
 
 def class_weights(counts: np.ndarray, power: float) -> np.ndarray:
