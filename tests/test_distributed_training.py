@@ -8,7 +8,8 @@ from pathlib import Path
 
 import torch
 from safetensors.torch import load_file
-from tiny_corpus import write_tiny_corpus
+
+from tests.tiny_corpus import write_tiny_corpus
 
 LINES = [
     "Çocuklar bahçede güzel oyunlar oynuyor.",
