@@ -96,7 +96,8 @@ class DocumentAnalysis:
 
     def update(self, lines: tuple[str, ...], context: Context) -> None:
         """Bring the findings up to date with ``lines``."""
-        if context != self.context:
+        fresh = context != self.context  # settings, model or the words nokta wrote changed
+        if fresh:
             self.lines, self.rows, self.findings, self.json = (), [], [], []
             self.context, self.first = context, None
         start, old_end, new_end = changed_region(self.lines, lines)
@@ -115,7 +116,7 @@ class DocumentAnalysis:
         changed = self._find(redo) or changed
         if delta:
             changed = self._renumber(stop) or changed
-        if changed or self.result_id == "0":
+        if changed or fresh or self.result_id == "0":
             self.result_id = str(next(_generations))
 
     def _derive(self, lines: Sequence[str], start: int, new_end: int, delta: int) -> tuple[list[Row], int]:

@@ -258,3 +258,18 @@ def test_fixes_leave_out_unlikely_spellings_and_prefer_the_best():
     diagnostic.data = finding_data(finding)
     fixes = [a for a in quick_fixes("file:///x.txt", diagnostic) if a.title.startswith("Change")]
     assert [(a.title, a.is_preferred) for a in fixes] == [("Change to 'çıktık'", True), ("Change to 'çiktik'", False)]
+
+
+def test_a_new_context_gives_a_new_result_id_even_when_findings_vanish():
+    """A pull after the writer-evidence context changes must not answer "unchanged"."""
+    from dataclasses import replace
+
+    from nokta_lsp.documents import Codec
+    from nokta_lsp.incremental import Context, DocumentAnalysis
+
+    context = Context(PLAIN, CheckOptions(), "information", Codec(), FakeRestorer(), SuggestionCache())
+    analysis = DocumentAnalysis()
+    analysis.update(("cok guzel",), context)
+    first = analysis.result_id
+    analysis.update(("cok guzel",), replace(context, options=CheckOptions(ignore=frozenset({"cok", "guzel"}))))
+    assert analysis.line_findings() == [()] and analysis.result_id != first
