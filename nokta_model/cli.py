@@ -16,6 +16,7 @@ from tqdm import tqdm
 
 from . import __version__
 from .backends import BACKENDS, load_restorer
+from .cluster.corpus import add_corpus_command
 from .errors import NoktaError
 from .evaluate import Metrics, evaluate
 from .pipeline import FILE_UNDECIDED_LINES, Piece, encoding_message, prose_batches, restore_pieces
@@ -80,6 +81,7 @@ def _parser() -> argparse.ArgumentParser:
     train.add_argument("--config", help="neural: configuration name or JSON file")
     train.add_argument("--device", default="auto", help="neural: auto, cpu, cuda or mps")
     train.set_defaults(run=_train)
+    add_corpus_command(commands)
     return parser
 
 

@@ -1,0 +1,1 @@
+"""Corpus-scale restoring on a Ray cluster (`nokta corpus`)."""
