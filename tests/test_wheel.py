@@ -3,20 +3,27 @@ virtual environment (not editable), run from outside the checkout."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import subprocess
 import sys
+import tarfile
 import venv
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import nokta_model
-from nokta_lsp.framing import frame
+from nokta_lsp.framing import frame, read_messages
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ("ngram.npz", "context.npz", "neural.safetensors", "neural.json", "default.json", "LICENSES.md")
+LICENCE_FILES = ("LICENSE", "nokta_model/data/LICENSES.md")
+# The installed commands run as a user's would: no PYTHONPATH pointing back into a checkout.
+USER_ENV = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
 
 
 @pytest.fixture(scope="module")
@@ -40,6 +47,7 @@ def environment(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     python = folder / "bin" / "python"
     subprocess.run(
         [python, "-m", "pip", "install", "--no-deps", "--no-index", str(wheel)],
+        env=USER_ENV,
         check=True,
         capture_output=True,
         timeout=600,
@@ -48,9 +56,27 @@ def environment(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_wheel_carries_the_models_and_their_licences(wheel: Path):
-    names = zipfile.ZipFile(wheel).namelist()
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        metadata = archive.read(f"nokta-{nokta_model.__version__}.dist-info/METADATA").decode()
     assert all(f"nokta_model/data/{name}" in names for name in SHIPPED)
     assert wheel.name.startswith(f"nokta-{nokta_model.__version__}-")
+    assert all(f"License-File: {name}" in metadata.splitlines() for name in LICENCE_FILES)
+
+
+def test_the_sdist_carries_the_models_and_their_licences(tmp_path: Path):
+    subprocess.run(
+        [sys.executable, "-m", "build", "--sdist", "--no-isolation", "-o", str(tmp_path), str(ROOT)],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+    (sdist,) = tmp_path.glob("nokta-*.tar.gz")
+    top = f"nokta-{nokta_model.__version__}"
+    with tarfile.open(sdist) as archive:
+        names = archive.getnames()
+    assert all(f"{top}/nokta_model/data/{name}" in names for name in SHIPPED)
+    assert all(f"{top}/{name}" in names for name in LICENCE_FILES)
 
 
 def test_the_installed_commands_run_outside_the_checkout(environment: Path, tmp_path: Path):
@@ -58,6 +84,7 @@ def test_the_installed_commands_run_outside_the_checkout(environment: Path, tmp_
     where = subprocess.run(
         [python, "-c", "import nokta_model; print(nokta_model.__file__)"],
         cwd=tmp_path,
+        env=USER_ENV,
         capture_output=True,
         text=True,
         check=True,
@@ -67,6 +94,7 @@ def test_the_installed_commands_run_outside_the_checkout(environment: Path, tmp_
         [bin_dir / "nokta", "restore", "--backend", "ngram"],
         input="Turkiye'nin baskenti Ankara'dir.\n",
         cwd=tmp_path,
+        env=USER_ENV,
         capture_output=True,
         text=True,
         timeout=120,
@@ -74,6 +102,20 @@ def test_the_installed_commands_run_outside_the_checkout(environment: Path, tmp_
     assert restored.returncode == 0, restored.stderr
     assert restored.stdout == "Türkiye'nin başkenti Ankara'dır.\n"
     assert initialize_and_exit(bin_dir / "nokta-lsp", tmp_path)["serverInfo"]["name"] == "nokta-lsp"
+
+
+def test_the_installed_commands_print_the_extension_version(environment: Path, tmp_path: Path):
+    extension = json.loads((ROOT / "editors" / "vscode" / "package.json").read_text(encoding="utf-8"))
+    for command in ("nokta", "nokta-lsp"):
+        printed = subprocess.run(
+            [environment / "bin" / command, "--version"],
+            cwd=tmp_path,
+            env=USER_ENV,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert printed.stdout.split() == [command, extension["version"]], printed.stderr
 
 
 def initialize_and_exit(server: Path, cwd: Path) -> dict:
@@ -85,9 +127,20 @@ def initialize_and_exit(server: Path, cwd: Path) -> dict:
         {"jsonrpc": "2.0", "method": "exit"},
     ]
     stdin = b"".join(frame(message) for message in messages)
-    result = subprocess.run([server, "--stdio"], input=stdin, cwd=cwd, capture_output=True, timeout=120)
+    result = subprocess.run([server, "--stdio"], input=stdin, cwd=cwd, env=USER_ENV, capture_output=True, timeout=120)
     assert result.returncode == 0, result.stderr.decode()
-    replies = [json.loads(part.split(b"\r\n\r\n", 1)[1]) for part in result.stdout.split(b"Content-Length")[1:]]
-    by_id = {reply.get("id"): reply for reply in replies}
+    by_id = {reply.get("id"): reply for reply in decoded(result.stdout)}
     assert by_id[2]["result"] is None
     return by_id[1]["result"]
+
+
+def decoded(stdout: bytes) -> list[dict[str, Any]]:
+    """The messages in a finished server's output, read by the shared LSP reader."""
+
+    async def read_all() -> list[dict[str, Any]]:
+        stream = asyncio.StreamReader()
+        stream.feed_data(stdout)
+        stream.feed_eof()
+        return [message async for message in read_messages(stream)]
+
+    return asyncio.run(read_all())
