@@ -13,7 +13,7 @@ import json
 import platform
 from pathlib import Path
 
-from bench.report import markdown_table
+from bench.report import markdown_table, write_report
 from nokta_model.backends import load_restorer
 from nokta_model.evaluate import evaluate
 
@@ -45,8 +45,7 @@ def main() -> None:
         "gold": args.gold.name,
         "results": results,
     }
-    args.out.with_suffix(".json").write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
-    args.out.with_suffix(".md").write_text(table(report))
+    write_report(args.out, report, table(report))
 
 
 def table(report: dict) -> str:

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from bench.accuracy import machine
-from bench.report import markdown_table
+from bench.report import markdown_table, write_report
 from nokta_model.alphabet import asciify
 from nokta_model.corpus import default_corpus_dir, split_lines
 
@@ -87,8 +87,7 @@ def main() -> None:
         "rows": rows,
     }
     out = ROOT / "results" / "cli_jobs"
-    out.with_suffix(".json").write_text(json.dumps(report, indent=2) + "\n")
-    out.with_suffix(".md").write_text(table(report))
+    write_report(out, report, table(report))
 
 
 def table(report: dict) -> str:

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from bench.accuracy import machine
-from bench.report import markdown_table
+from bench.report import markdown_table, write_report
 from nokta_model.alphabet import asciify
 from nokta_model.corpus import default_corpus_dir, split_lines
 
@@ -83,8 +83,7 @@ def main() -> None:
         "rows": rows,
     }
     out = ROOT / "results" / "cli_memory"
-    out.with_suffix(".json").write_text(json.dumps(report, indent=2) + "\n")
-    out.with_suffix(".md").write_text(table(report))
+    write_report(out, report, table(report))
 
 
 def table(report: dict) -> str:

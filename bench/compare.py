@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import os
 import platform
 import subprocess
@@ -20,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench.report import markdown_table
+from bench.report import markdown_table, write_report
 from nokta_model.backends import load_restorer
 from nokta_model.corpus import TRAIN_FILES, default_corpus_dir, split_lines
 from nokta_model.evaluate import Metrics, ascii_inputs, changed_words, restore_all, score
@@ -114,8 +113,7 @@ def main() -> None:
         "results": results,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.with_suffix(".json").write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n")
-    args.out.with_suffix(".md").write_text(markdown(report, list(runners)))
+    write_report(args.out, report, markdown(report, list(runners)))
     print(markdown(report, list(runners)))
 
 

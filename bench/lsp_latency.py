@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime
-import json
 import os
 import platform
 import statistics
@@ -26,7 +25,7 @@ import time
 from pathlib import Path
 
 from bench.lsp_client import BenchClient, percentile, reference_ms, rss_mb
-from bench.report import markdown_table
+from bench.report import markdown_table, write_report
 from nokta_model.alphabet import asciify
 from nokta_model.corpus import default_corpus_dir, split_lines
 
@@ -113,8 +112,7 @@ def main() -> None:
         wall_s=round(time.time() - started, 1),
     )
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.with_suffix(".json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    args.out.with_suffix(".md").write_text(markdown(result), encoding="utf-8")
+    write_report(args.out, result, markdown(result))
     print(markdown(result))
 
 

@@ -19,13 +19,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime
-import json
 import platform
 from pathlib import Path
 
 from bench.lsp_client import BenchClient
 from bench.lsp_scoring import count_words, score_restoration
-from bench.report import markdown_table
+from bench.report import markdown_table, write_report
 from nokta_lsp.checker import typed_with_turkish_letters
 from nokta_lsp.documents import Codec
 from nokta_model.alphabet import asciify
@@ -121,8 +120,7 @@ def main() -> None:
     result["date"] = datetime.date.today().isoformat()
     result["machine"] = f"{platform.processor() or platform.machine()}, Python {platform.python_version()}"
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.with_suffix(".json").write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    args.out.with_suffix(".md").write_text(markdown(result), encoding="utf-8")
+    write_report(args.out, result, markdown(result))
     print(markdown(result))
 
 

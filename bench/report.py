@@ -1,8 +1,10 @@
-"""The one Markdown table writer of the bench reports."""
+"""The one writer of the bench reports: Markdown tables, and the .json/.md pair of each result."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 
 def markdown_table(header: Sequence[str], rows: Iterable[Sequence[object]], caption: str = "", note: str = "") -> str:
@@ -13,3 +15,9 @@ def markdown_table(header: Sequence[str], rows: Iterable[Sequence[object]], capt
     if note:
         lines += ["", note]
     return "\n".join(lines) + "\n"
+
+
+def write_report(out: Path, result: dict, markdown: str) -> None:
+    """``out``.json (the figures) and ``out``.md (the table the docs quote)."""
+    out.with_suffix(".json").write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    out.with_suffix(".md").write_text(markdown, encoding="utf-8")

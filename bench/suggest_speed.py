@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from bench.accuracy import machine
-from bench.report import markdown_table
+from bench.report import markdown_table, write_report
 from nokta_model.alphabet import asciify
 from nokta_model.backends import load_restorer
 from nokta_model.corpus import default_corpus_dir, split_lines
@@ -70,8 +70,7 @@ def main() -> None:
         print(backend, json.dumps(results[backend]))
     report = {"date": datetime.date.today().isoformat(), "machine": machine(), "chars": chars, "results": results}
     out = ROOT / "results" / "suggest_speed"
-    out.with_suffix(".json").write_text(json.dumps(report, indent=2) + "\n")
-    out.with_suffix(".md").write_text(table(report))
+    write_report(out, report, table(report))
 
 
 def table(report: dict) -> str:
