@@ -144,6 +144,23 @@ def test_turkish_letters_outweigh_a_stray_english_word():
     assert keep_turkish(["We went to İstanbul with the team and it was great."])[0].strip() == ""
 
 
+def test_an_english_clause_in_a_turkish_sentence_is_blanked():
+    line = "Toplanti yarin saat ucte, it is urgent though."
+    assert keep_turkish([line]) == ["Toplanti yarin saat ucte," + " " * len(" it is urgent though.")]
+
+
+def test_a_clause_with_english_words_among_turkish_ones_is_kept():
+    lines = [
+        "Bu davranisin istenmedigi noktada, --verbatim-files-from secenegi kullanilarak devre disi birakilabilir.",
+        "1950lerin yildizi Willie Mays, hem vurus hem de alan savunmasi konusunda olaganustu bir oyuncuydu.",
+    ]
+    assert keep_turkish(lines) == lines
+
+
+def test_an_english_sentence_of_english_clauses_is_blanked():
+    assert keep_turkish(["However, it is what it is, and we go."])[0].strip() == ""
+
+
 def test_prose_needs_neither_the_protocol_nor_torch():
     code = "import sys, nokta_model.prose; print(sorted({'pygls', 'lsprotocol', 'torch'} & set(sys.modules)))"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"

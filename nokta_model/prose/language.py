@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from nokta_model.alphabet import TURKISH_ONLY, fold_key
@@ -56,24 +57,24 @@ _TURKISH_SUFFIX_RE = re.compile(
 )
 _ENGLISH_SPELLING_RE = re.compile(r"[wxq]|th|ing$|tion$|tions$|ness$|n't$|'s$|ee|oo[^o]|ould$|ght")
 _SENTENCE_RE = re.compile(r"[^.!?;:]+[.!?;:]*")
+_CLAUSE_RE = re.compile(r"[^,]+")
+ENGLISH_CLAUSE_WORDS = 2
 
 
-def evidence(text: str) -> int:
-    """Turkish minus English evidence of a piece of text (0: no evidence either way)."""
-    score = 0
-    for match in SCORED_WORD_RE.finditer(text):
-        word = match.group()
-        if any(ch in TURKISH_ONLY for ch in word):
-            score += 2
-            continue
-        key = fold_key(word).replace("’", "'")
-        if key in _TURKISH_WORDS:
-            score += 1
-        elif key in _ENGLISH_WORDS or (len(key) >= 3 and _ENGLISH_SPELLING_RE.search(key)):
-            score -= 1
-        elif len(key) >= 6 and _TURKISH_SUFFIX_RE.search(key):
-            score += 1
-    return score
+@lru_cache(maxsize=1 << 16)
+def word_evidence(word: str) -> int:
+    """+2 for a letter only Turkish has, +1 for a common Turkish word or suffix, -1 for
+    a common English word or English spelling, 0 for none (or both)."""
+    if any(ch in TURKISH_ONLY for ch in word):
+        return 2
+    key = fold_key(word).replace("’", "'")
+    if key in _TURKISH_WORDS:
+        return 1
+    if key in _ENGLISH_WORDS or (len(key) >= 3 and _ENGLISH_SPELLING_RE.search(key)):
+        return -1
+    if len(key) >= 6 and _TURKISH_SUFFIX_RE.search(key):
+        return 1
+    return 0
 
 
 def sentences(line: str) -> list[tuple[int, int]]:
@@ -81,9 +82,40 @@ def sentences(line: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in _SENTENCE_RE.finditer(line)] or [(0, len(line))]
 
 
+@dataclass(frozen=True)
+class Sentence:
+    start: int
+    end: int
+    score: int  # its evidence, English clauses left out unless it has nothing else
+    english_clauses: tuple[tuple[int, int], ...]  # (start, end) in the line
+
+
+def _english_clause(scores: list[int]) -> bool:
+    """A clause is English on its own evidence when it has no Turkish word and English
+    words are at least two and at least half of it (one alone is too weak: koordinasyon
+    has the English "oo"; names do not make a clause English: "The Chief" lakabiyla)."""
+    english = scores.count(-1)
+    return max(scores, default=0) <= 0 and english >= ENGLISH_CLAUSE_WORDS and 2 * english >= len(scores)
+
+
+def _scored_sentence(line: str, start: int, end: int) -> Sentence:
+    """The sentence's evidence; its English clauses are set apart so that the rest
+    decides (Toplanti yarin, it is urgent though: a Turkish sentence with an English clause)."""
+    english: list[tuple[int, int]] = []
+    total = rest = 0
+    for clause in _CLAUSE_RE.finditer(line, start, end):
+        scores = [word_evidence(word.group()) for word in SCORED_WORD_RE.finditer(clause.group())]
+        total += sum(scores)
+        if _english_clause(scores):
+            english.append(clause.span())
+        else:
+            rest += sum(scores)
+    return Sentence(start, end, rest if rest else total, tuple(english))
+
+
 @lru_cache(maxsize=4096)
-def _scored_sentences(line: str) -> tuple[tuple[int, int, int], ...]:
-    return tuple((start, end, evidence(line[start:end])) for start, end in sentences(line))
+def _scored_sentences(line: str) -> tuple[Sentence, ...]:
+    return tuple(_scored_sentence(line, start, end) for start, end in sentences(line))
 
 
 @lru_cache(maxsize=4096)
@@ -99,18 +131,21 @@ def turkish_line(line: str, turkish: bool | None) -> tuple[str, bool | None, boo
         return line, turkish, None
     out, first = line, None
     pending: list[tuple[int, int]] = []
-    for start, end, score in _scored_sentences(line):
-        if score:
+    for sentence in _scored_sentences(line):
+        if sentence.score:
             if turkish is None:
-                first = score > 0
+                first = sentence.score > 0
                 if not first:
                     for piece in pending:
                         out = _blank_piece(out, *piece)
-            turkish = score > 0
+            turkish = sentence.score > 0
         if turkish is None:
-            pending.append((start, end))
+            pending.append((sentence.start, sentence.end))
         elif not turkish:
-            out = _blank_piece(out, start, end)
+            out = _blank_piece(out, sentence.start, sentence.end)
+        else:
+            for clause in sentence.english_clauses:
+                out = _blank_piece(out, *clause)
     return out, turkish, first
 
 
