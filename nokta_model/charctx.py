@@ -31,6 +31,7 @@ PAD = 8  # separator characters between lines: no window reaches into the next l
 SMOOTHING = 3.0
 MIN_COUNT = 2  # windows seen fewer times are not stored
 MIN_LOGIT_CHANGE = 1.0  # nor windows that move the estimate less than this (log-odds)
+ESTIMATE_BLOCK = 1 << 14  # ambiguous letters estimated at once: bounds the window tables in memory
 _SEPARATOR = 2  # code point used for padding (never in text)
 _BASE = np.uint64(0x100000001B3)
 _TWINS = frozenset(LOWER_TWIN.values())
@@ -120,8 +121,9 @@ class ContextModel:
         codes, starts = _codes(folded)
         positions = np.flatnonzero(np.isin(codes, _AMBIGUOUS_CODES))
         probabilities = np.full(len(codes), np.nan)
-        if len(positions):
-            probabilities[positions] = self._estimate(codes, positions)
+        for first in range(0, len(positions), ESTIMATE_BLOCK):
+            block = positions[first : first + ESTIMATE_BLOCK]
+            probabilities[block] = self._estimate(codes, block)
         return [probabilities[start : start + len(line)] for start, line in zip(starts.tolist(), folded)]
 
     def _estimate(self, codes: np.ndarray, positions: np.ndarray) -> np.ndarray:

@@ -17,7 +17,7 @@ from .lm import LanguageModel
 
 MAX_UNSEEN_ALTERNATIVES = 4
 MIN_STEM = 3  # shortest known prefix trusted to spell an unseen word's stem
-TOKEN_CACHE_SIZE = 200_000
+TOKEN_CACHE_SIZE = 20_000  # distinct tokens remembered; bounds memory (bench.cli_memory)
 RARE_SPELLING_RATIO = 0.01  # chosen on the corpus dev split
 _UNSURE = (0.02, 0.98)  # a character-model letter outside this range is taken as decided
 
@@ -29,7 +29,7 @@ class NgramRestorer(Restorer):
         self.model = model
         self.source = source
         self._positions_of: dict[str, Position] = {}  # token text -> its lattice slot
-        self._count_of: dict[str, float] = {}  # spelling -> its running-text count (``_counts``)
+        self._count_of: dict[str, float] = {}  # spelling -> its running-text count (``counts``)
         self._cache_lock = threading.Lock()
 
     @classmethod
@@ -42,17 +42,13 @@ class NgramRestorer(Restorer):
         undotted one (the word lists hold lower-cased foreign names, intel, that would
         otherwise dot them), or, on a line typed in ASCII, when the lexicon knows neither:
         then the letter models' choice stands (Istanbulca -> İstanbulca)."""
-        counts = self._counts(dotted + undotted)
+        counts = self.counts(dotted + undotted)
         return [
             (d > 0 or (u == 0 and ascii_line)) and d >= u
             for d, u, ascii_line in zip(counts[: len(dotted)], counts[len(dotted) :], ascii_lines)
         ]
 
-    def attested(self, spellings: list[str]) -> list[bool]:
-        """A spelling is attested when each of its hyphen parts is in the lexicon as written."""
-        return [count > 0 for count in self._counts(spellings)]
-
-    def _counts(self, spellings: list[str]) -> list[float]:
+    def counts(self, spellings: list[str]) -> list[float]:
         """Running-text count of each spelling (its rarest hyphen part; LIST_BONUS if only
         in a word list, 0 if not in the lexicon), remembered for the next call."""
         with self._cache_lock:
