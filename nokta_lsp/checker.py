@@ -13,7 +13,10 @@ with a lower-case letter (capitalised words are names and abbreviations typed as
 intended: "Boyle", "MGK'nin", "Immanuel"), its replacement is a spelling the restorer's
 lexicon has seen (not a guess for an unknown word such as a foreign term), and it
 reaches ``strict_threshold`` (by default 1.0: the model knows no other spelling).
-Fully ASCII lines use ``threshold``.
+Except for slips: a word whose typed form is (almost) never written while its restored
+form is (gorusme -> görüşme, Konusma -> Konuşma, COK -> ÇOK) was meant with its letters,
+and is held to ``threshold`` like the words of a fully ASCII line. A choice between two real words
+(oldu/öldü) is not a slip.
 """
 
 from __future__ import annotations
@@ -51,6 +54,8 @@ class CheckOptions:
     show_ambiguous: bool = False
     ignore: frozenset[str] = frozenset()  # ignored words (``dictionary.word_key``)
     max_line_length: int = 20_000
+    slip_ratio: float = 0.1  # a slip's typed form is at most this share of its replacement's count …
+    slip_min_count: float = 1.0  # … which is at least this (both chosen by bench/lsp_tune_threshold.py)
 
 
 class SuggestionCache:
@@ -147,13 +152,30 @@ def line_findings(row: int, text: str, suggestions: Sequence[Suggestion], option
     """The findings of one line from the restorer's suggestions for ``text`` (what it saw)."""
     if not suggestions:
         return ()
-    if typed_with_turkish_letters(text):
-        threshold = options.strict_threshold
-        suggestions = [s for s in suggestions if s.original[:1].islower() and s.attested]
-    else:
-        threshold = options.threshold
-    found = (to_finding(row, suggestion, options, threshold) for suggestion in suggestions)
+    typed_line = typed_with_turkish_letters(text)
+    found = (
+        to_finding(row, suggestion, options, threshold)
+        for suggestion in suggestions
+        if (threshold := _threshold(suggestion, typed_line, options)) is not None
+    )
     return tuple(finding for finding in found if finding is not None)
+
+
+def _threshold(suggestion: Suggestion, typed_line: bool, options: CheckOptions) -> float | None:
+    """The confidence ``suggestion`` must reach, or None when it is never flagged."""
+    if not typed_line or is_slip(suggestion, options):
+        return options.threshold
+    if suggestion.original[:1].islower() and suggestion.attested:
+        return options.strict_threshold
+    return None
+
+
+def is_slip(suggestion: Suggestion, options: CheckOptions) -> bool:
+    """Whether the word, typed as it is, is (almost) never written while its restored
+    form is common: a Turkish letter the writer missed, not a word meant as typed."""
+    return (
+        suggestion.count >= options.slip_min_count and suggestion.typed_count <= options.slip_ratio * suggestion.count
+    )
 
 
 def to_finding(row: int, suggestion: Suggestion, options: CheckOptions, threshold: float) -> Finding | None:

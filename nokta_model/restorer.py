@@ -37,7 +37,13 @@ class Suggestion:
     replacement: str
     confidence: float
     alternatives: tuple[Alternative, ...]  # every candidate spelling, best first
-    attested: bool = False  # the replacement is a spelling the backend's lexicon has seen
+    count: float = 0.0  # how often the backend's text has the replacement (``Restorer.counts``)
+    typed_count: float = 0.0  # … and the word as it was typed
+
+    @property
+    def attested(self) -> bool:
+        """The replacement is a spelling the backend's lexicon has seen."""
+        return self.count > 0
 
 
 @dataclass
@@ -62,12 +68,13 @@ class Restorer(ABC):
         may then be left at 1.0.
         """
 
-    def attested(self, spellings: list[str]) -> list[bool]:
-        """Whether each lower-case spelling is one the backend has seen written.
+    def counts(self, spellings: list[str]) -> list[float]:
+        """How often each lower-case spelling is written in the backend's training text
+        (a pseudo-count below 1 when only a word list has it; 0 when it is unknown).
 
         Backends without a lexicon know none; a spelling they propose is a guess.
         """
-        return [False] * len(spellings)
+        return [0.0] * len(spellings)
 
     def restore(self, lines: Sequence[str]) -> list[str]:
         """Each line with diacritics restored; lengths and all other characters kept."""
@@ -80,9 +87,13 @@ class Restorer(ABC):
         prepared = [self._prepare(line) for line in lines]
         rankings = self._rank(prepared, with_scores=True)
         changes = [_changed_words(line, ranks) for line, ranks in zip(prepared, rankings)]
-        known = iter(self.attested([model_lower(spelled[0][0]) for words in changes for _, spelled in words]))
+        best = [model_lower(spelled[0][0]) for words in changes for _, spelled in words]
+        typed = [line.lowered[span.start : span.end] for line, words in zip(prepared, changes) for span, _ in words]
+        counts = iter(self.counts(best + typed))
+        best_counts = [next(counts) for _ in best]
+        found = iter(zip(best_counts, counts))
         return [
-            [_suggestion(line, span, spelled, next(known)) for span, spelled in words]
+            [_suggestion(line, span, spelled, *next(found)) for span, spelled in words]
             for line, words in zip(prepared, changes)
         ]
 
@@ -150,7 +161,9 @@ def _changed_words(line: _Line, rankings: list[Ranking]) -> list[tuple[Span, lis
     return changed
 
 
-def _suggestion(line: _Line, span: Span, spelled: list[tuple[str, float]], attested: bool) -> Suggestion:
+def _suggestion(
+    line: _Line, span: Span, spelled: list[tuple[str, float]], count: float, typed_count: float
+) -> Suggestion:
     best, confidence = spelled[0]
     return Suggestion(
         span=Span(line.starts[span.start], line.starts[span.end]),
@@ -158,7 +171,8 @@ def _suggestion(line: _Line, span: Span, spelled: list[tuple[str, float]], attes
         replacement=_map_word_back(line, span, best),
         confidence=confidence,
         alternatives=tuple(Alternative(_map_word_back(line, span, t), p) for t, p in spelled),
-        attested=attested,
+        count=count,
+        typed_count=typed_count,
     )
 
 

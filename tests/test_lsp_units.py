@@ -151,6 +151,17 @@ def test_check_filters_ascii_threshold_ignore_and_caches_by_line_text():
     assert restored_text("cok guzel", findings[:2]) == "çok güzel"
 
 
+def test_a_slip_on_a_typed_line_needs_only_the_ascii_threshold():
+    lines = ["Yarın gorusme var, çok guzel.", "Yarın Gorusme var."]
+    findings = check(lines, PLAIN, FakeRestorer(), SuggestionCache(), CheckOptions(threshold=0.9, strict_threshold=1.0))
+    # gorusme is never written, görüşme is: a missed letter, capitalised or not;
+    # guzel and güzel are both written: strict
+    assert [(f.line, f.original, f.replacement) for f in findings] == [
+        (0, "gorusme", "görüşme"),
+        (1, "Gorusme", "Görüşme"),
+    ]
+
+
 def test_lines_typed_with_turkish_letters_need_the_strict_threshold():
     restorer, cache = FakeRestorer(), SuggestionCache()
     lines = ["çok guzel gozluk", "hâlâ guzel", "guzel gozluk", "İyi Istanbul Guzel", "Istanbul Guzel"]

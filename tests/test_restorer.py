@@ -97,6 +97,9 @@ def test_suggestions_say_whether_the_spelling_is_attested(restorer):
         ("çok", True),
         ("gözlükçülerimizdenmişsiniz", False),
     ]
+    cok = suggestions[0]
+    assert cok.count > 100 * cok.typed_count  # çok is written, cok (almost) never
+    assert suggestions[1].typed_count == 0
 
 
 @pytest.mark.parametrize(

@@ -61,9 +61,9 @@ class DefaultRestorer(Restorer):
     def dotted_capitals(self, dotted: list[str], undotted: list[str], ascii_lines: list[bool]) -> list[bool]:
         return self.ngram.dotted_capitals(dotted, undotted, ascii_lines)
 
-    def attested(self, spellings: list[str]) -> list[bool]:
-        """Attested by the count-based lexicon, which the default decodes with."""
-        return self.ngram.attested(spellings)
+    def counts(self, spellings: list[str]) -> list[float]:
+        """Counted by the count-based lexicon, which the default decodes with."""
+        return self.ngram.counts(spellings)
 
     def rank(self, lines: list[str], spans: list[list[Span]], with_scores: bool) -> list[list[Ranking]]:
         tokens = [token_spans(word_spans, line) for word_spans, line in zip(spans, lines)]
