@@ -10,10 +10,11 @@ shared/bench/README.md.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
-from nokta_model.alphabet import fold_circumflex
+from nokta_model.alphabet import asciify, fold_circumflex
 from nokta_model.spans import SCORED_WORD_RE
 
 Flag = tuple[int, int, int, str]
@@ -60,3 +61,10 @@ def score_restoration(ascii_lines: Sequence[str], gold_lines: Sequence[str], fla
                 flagged += 1
         exact += sum(1 for _, start, end, replacement in line_flags if replacement == gold[start:end])
     return RecallScore(words, need, flagged, len(flags), exact)
+
+
+def partly_asciified(line: str, rng: random.Random) -> str:
+    """``line`` with about one in five of its words that have Turkish letters asciified."""
+    return SCORED_WORD_RE.sub(
+        lambda m: asciify(m.group()) if not m.group().isascii() and rng.random() < 0.2 else m.group(), line
+    )

@@ -16,9 +16,9 @@ only on ``threshold``. Reports the highest ``threshold`` whose ascii recall stay
 with exactness ≥ 0.97, and for the server's default ``threshold`` the lowest ``strict``
 whose false alarms on correct text are ≤ 0.5 per 2,000 words (half the issue's target,
 as a margin), else the highest. At the default thresholds it then grids the slip rule's
-two parameters and reports the one with the best ``mixed`` recall whose false alarms
-stay ≤ 0.75 per 2,000 words (without the rule they are already about 0.5, most of them
-real errors in the dev text). Also lists the false alarms left at the server's defaults, by kind
+two parameters and reports the quietest (fewest false alarms on correct text) whose
+``mixed`` recall reaches 0.90: the target is 0.85, and text harder than the dev lines
+needs the margin. Also lists the false alarms left at the server's defaults, by kind
 (most are real errors in the dev text).
 
     python -m bench.lsp_tune_threshold [--model ngram] [--lines 5446]
@@ -32,7 +32,7 @@ import random
 import time
 from pathlib import Path
 
-from bench.lsp_scoring import count_words, score_restoration
+from bench.lsp_scoring import count_words, partly_asciified, score_restoration
 from bench.report import markdown_table
 from nokta_lsp.checker import (
     CheckOptions,
@@ -48,13 +48,12 @@ from nokta_model.alphabet import asciify
 from nokta_model.backends import load_restorer
 from nokta_model.corpus import default_corpus_dir, split_lines
 from nokta_model.prose import PLAIN
-from nokta_model.spans import SCORED_WORD_RE
 
 THRESHOLDS = (0.9, 0.95, 0.98, 0.99)  # must hold the server's default
 STRICT = (0.98, 0.99, 0.999, 1.0)
 SLIP_RATIOS = (0.003, 0.01, 0.03, 0.1)
 SLIP_MIN_COUNTS = (1.0, 5.0, 20.0, 100.0, float("inf"))  # inf: no slip rule
-MIN_RECALL, MIN_EXACTNESS, MAX_ALARMS, MAX_SLIP_ALARMS = 0.93, 0.97, 0.5, 0.75
+MIN_RECALL, MIN_EXACTNESS, MAX_ALARMS, SLIP_RECALL_GOAL = 0.93, 0.97, 0.5, 0.90
 
 
 def dev_lines(limit: int) -> list[str]:
@@ -62,13 +61,6 @@ def dev_lines(limit: int) -> list[str]:
     lines = [line for _, line in split_lines(default_corpus_dir(), "dev")]
     step = max(1, len(lines) // limit)
     return lines[::step][:limit]
-
-
-def partly_asciified(line: str, rng: random.Random) -> str:
-    """``line`` with about one in five of its words that have Turkish letters asciified."""
-    return SCORED_WORD_RE.sub(
-        lambda m: asciify(m.group()) if not m.group().isascii() and rng.random() < 0.2 else m.group(), line
-    )
 
 
 def findings(texts: list[str], suggestions: list, options: CheckOptions) -> list[Finding]:
@@ -147,8 +139,8 @@ def main() -> None:
                     "mixed_exactness": round(mixed.exactness, 4),
                 }
             )
-    quiet_slips = [r for r in slip_rows if r["per_2000_words"] <= MAX_SLIP_ALARMS] or slip_rows
-    best_slip = max(quiet_slips, key=lambda r: (r["mixed_recall"], -r["per_2000_words"]))
+    enough = [r for r in slip_rows if r["mixed_recall"] >= SLIP_RECALL_GOAL] or slip_rows
+    best_slip = min(enough, key=lambda r: (r["per_2000_words"], -r["mixed_recall"]))
     left: dict[str, list[str]] = {}
     for finding in at("correct", threshold, defaults.strictConfidenceThreshold):
         left.setdefault(kind(finding, typed["correct"]), []).append(f"{finding.original}→{finding.replacement}")
@@ -186,7 +178,7 @@ def main() -> None:
             [[r["slip_ratio"], r["slip_min_count"], *(f"{r[c]:.3f}" for c in slip_cells)] for r in slip_rows],
         )
     )
-    print(f"best slip rule under the false-alarm margin: {best_slip}")
+    print(f"quietest slip rule reaching the recall goal: {best_slip}")
     print(json.dumps(result["false_alarms_left"], ensure_ascii=False, indent=1))
 
 

@@ -71,8 +71,9 @@ DESCRIPTIONS: dict[str, tuple[str, Any]] = {
     ),
     "strictConfidenceThreshold": (
         "The same, on lines the writer typed with Turkish letters (evidence from the writer; letters nokta "
-        "wrote do not count); there capitalised words are never flagged. 1.0 flags only words the model "
-        "knows no other spelling for.",
+        "wrote do not count); there capitalised words are flagged only as slips (a typed form almost never "
+        "written, whose restored form is common: those need only confidenceThreshold). 1.0 flags only "
+        "words the model knows no other spelling for.",
         0.99,
     ),
     "ambiguous": (
