@@ -20,7 +20,7 @@ from nokta_lsp.settings import BOUNDS, CLIENT_ONLY_KEYS, DESCRIPTIONS, ENUMS, Se
 ROOT = Path(__file__).resolve().parents[1]
 VSCODE = ROOT / "editors" / "vscode"
 SNIPPETS = ROOT / "editors" / "snippets"
-CLIENT_ONLY = ["nokta.server.path", "nokta.trace.server"]
+CLIENT_ONLY = ["nokta.server.path", "nokta.server.installArgs", "nokta.trace.server"]
 JSON_TYPES = {tuple: "array", bool: "boolean", str: "string", float: "number", int: "integer"}
 
 
@@ -97,7 +97,8 @@ def test_vscode_packages_a_vsix(npm: str) -> None:
     with zipfile.ZipFile(vsix) as archive:
         names = set(archive.namelist())
         package = json.loads(archive.read("extension/package.json"))
-    assert {"extension/dist/extension.js", "extension/readme.md", "extension/LICENSE.txt"} <= names
+    wheel = f"extension/server/nokta-{nokta_model.__version__}-py3-none-any.whl"
+    assert {"extension/dist/extension.js", "extension/readme.md", "extension/LICENSE.txt", wheel} <= names
     assert not any("node_modules" in name or name.startswith("extension/src/") for name in names)
     assert package["contributes"]["configuration"]["properties"] == contributed()
 

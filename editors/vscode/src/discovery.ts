@@ -1,6 +1,6 @@
 // Finding the `nokta-lsp` executable, in this order: nokta.server.path, the Python environment
 // selected in the Python extension, the editor's VIRTUAL_ENV and CONDA_PREFIX, a workspace
-// .venv (or venv), then PATH.
+// .venv (or venv), PATH, then the server the extension installed itself (install.ts).
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -13,6 +13,7 @@ export interface Where {
   virtualEnv?: string; // the editor process's VIRTUAL_ENV
   condaPrefix?: string; // … and CONDA_PREFIX
   workspaceFolders?: string[]; // searched for .venv and venv
+  installed?: string; // the nokta-lsp the extension installed, if any
   platform?: NodeJS.Platform;
   isExecutable?: (file: string) => boolean;
 }
@@ -51,6 +52,7 @@ export function findServer(where: Where): string {
       if (isExecutable(file)) return file;
     }
   }
+  if (where.installed && isExecutable(where.installed)) return where.installed;
   const env = where.python ? ` (selected Python: ${where.python})` : "";
   throw new ServerNotFound(
     `Cannot find the nokta-lsp language server in the selected Python environment${env}, ` +

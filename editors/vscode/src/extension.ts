@@ -7,6 +7,7 @@ import {
   ServerOptions,
 } from "vscode-languageclient/node";
 import { ServerNotFound, findServer, onPythonChange, selectedPython } from "./discovery";
+import { InstallFailed, installServer, installedServer, pythonsToTry, shippedWheel, spawnRunner } from "./install";
 import {
   RESTART_KEYS,
   SECTION,
@@ -17,11 +18,15 @@ import {
 
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel;
+let extension: vscode.ExtensionContext;
+
+const INSTALL = "Install nokta language server";
 
 const config = (scopeUri?: string) =>
   vscode.workspace.getConfiguration(SECTION, scopeUri ? vscode.Uri.parse(scopeUri) : undefined);
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  extension = context;
   output = vscode.window.createOutputChannel("Nokta");
   context.subscriptions.push(
     output,
@@ -62,23 +67,24 @@ export function deactivate(): Thenable<void> | undefined {
 async function restart(): Promise<void> {
   if (client?.needsStop()) await client.stop();
   client = undefined;
+  const python = await selectedPython(vscode.extensions, vscode.workspace.workspaceFolders?.[0]?.uri);
+  const wheel = shippedWheel(extension.extensionPath);
   let command: string;
   try {
     command = findServer({
       configured: config().get<string>("server.path"),
-      python: await selectedPython(vscode.extensions, vscode.workspace.workspaceFolders?.[0]?.uri),
+      python,
       pathEnv: process.env.PATH,
       virtualEnv: process.env.VIRTUAL_ENV,
       condaPrefix: process.env.CONDA_PREFIX,
       workspaceFolders: vscode.workspace.workspaceFolders?.map((folder) => folder.uri.fsPath),
+      installed: wheel && installedServer(extension.globalStorageUri.fsPath, wheel),
     });
   } catch (error) {
     if (!(error instanceof ServerNotFound)) throw error;
     output.appendLine(error.message);
-    const choice = await vscode.window.showErrorMessage(error.message, "Open Settings");
-    if (choice) {
-      await vscode.commands.executeCommand("workbench.action.openSettings", "nokta.server.path");
-    }
+    // Not awaited: activation does not wait for the user's answer.
+    void serverMissing(error.message, config().get<string>("server.path") ? undefined : wheel, python);
     return;
   }
   output.appendLine(`Starting ${command} --stdio`);
@@ -100,6 +106,43 @@ async function restart(): Promise<void> {
     void vscode.window.showErrorMessage(`Nokta: the server did not start (${error}).`, "Show Output")
       .then((choice) => choice && output.show());
   }
+}
+
+/** Offers to open the setting and, when the .vsix ships a wheel, to install the server. */
+async function serverMissing(message: string, wheel?: string, python?: string): Promise<void> {
+  const choice = await vscode.window.showErrorMessage(message, ...(wheel ? [INSTALL] : []), "Open Settings");
+  if (choice === "Open Settings") {
+    await vscode.commands.executeCommand("workbench.action.openSettings", "nokta.server");
+  } else if (choice === INSTALL && wheel) {
+    await installAndStart(wheel, python);
+  }
+}
+
+async function installAndStart(wheel: string, python?: string): Promise<void> {
+  const options = { location: vscode.ProgressLocation.Notification, title: "Nokta: installing the language server" };
+  try {
+    const server = await vscode.window.withProgress(options, (progress) =>
+      installServer({
+        storage: extension.globalStorageUri.fsPath,
+        wheel,
+        pythons: pythonsToTry(python),
+        pipArgs: config().get<string[]>("server.installArgs") ?? [],
+        run: spawnRunner((line) => output.appendLine(line)),
+        step: (message) => {
+          output.appendLine(`Installing the server: ${message}`);
+          progress.report({ message });
+        },
+      }),
+    );
+    output.appendLine(`Installed ${server}`);
+  } catch (error) {
+    if (!(error instanceof InstallFailed)) throw error;
+    output.appendLine(error.message);
+    void vscode.window.showErrorMessage(`Nokta: ${error.message}`, "Show Output")
+      .then((choice) => choice && output.show());
+    return;
+  }
+  await restart();
 }
 
 /** Runs a server command; its argument is one object: `{ uri, range? }`. */

@@ -4,13 +4,13 @@ import type { ConfigurationItem } from "vscode-languageclient";
 import pkg from "../package.json";
 
 export const SECTION = "nokta";
-const CLIENT_ONLY = new Set(["server.path", "trace.server"]);
+const CLIENT_ONLY = ["server", "trace"]; // nokta.server.*, nokta.trace.*: the server's CLIENT_ONLY_KEYS
 
 export const SERVER_KEYS: readonly string[] = Object.keys(
   pkg.contributes.configuration.properties,
 )
   .map((name) => name.slice(SECTION.length + 1))
-  .filter((key) => !CLIENT_ONLY.has(key));
+  .filter((key) => !CLIENT_ONLY.includes(key.split(".")[0]));
 
 /** Settings whose change needs a new client: another executable or other documents. */
 export const RESTART_KEYS = ["server.path", "fileTypes", "checkCodeComments"];

@@ -22,8 +22,9 @@ test("server keys are package.json's settings without the client-only ones", () 
   assert.ok(SERVER_KEYS.includes("fileTypes"));
   assert.ok(SERVER_KEYS.includes("maxLineLength"));
   assert.ok(!SERVER_KEYS.includes("server.path"));
+  assert.ok(!SERVER_KEYS.includes("server.installArgs"));
   assert.ok(!SERVER_KEYS.includes("trace.server"));
-  assert.equal(SERVER_KEYS.length, Object.keys(pkg.contributes.configuration.properties).length - 2);
+  assert.equal(SERVER_KEYS.length, Object.keys(pkg.contributes.configuration.properties).length - 3);
 });
 
 test("the settings sent to the server hold every server key and nothing else", () => {
