@@ -1,8 +1,12 @@
 """End to end in a real VS Code: code-server (VS Code 1.100 served to a browser) with the packaged
 ``nokta.vsix``, driven by Playwright in Debian's Chromium, against the real ``nokta-lsp``.
 
-Slow (about a minute). Needs ``editors/vscode/e2e/setup.sh`` run once, Debian's chromium, and
-the extension's own ``npm ci``. The server is found on PATH, as a user's would be.
+Each case starts from a fresh virtual environment that the editor runs in (its ``VIRTUAL_ENV``):
+one with nokta installed from the wheel the ``.vsix`` carries, found through ``VIRTUAL_ENV``
+alone; one without it, where the extension's *Install nokta language server* makes its own
+environment from that wheel. No ``nokta-lsp`` is on the editor's ``PATH`` in either. About a
+minute each (pip installs PyTorch in both). Needs ``editors/vscode/e2e/setup.sh`` run once,
+Debian's chromium and the extension's own ``npm ci``: ``.ci/run`` installs them.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import socket
 import subprocess
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -27,7 +32,6 @@ CODE_SERVER = E2E / "node_modules" / ".bin" / "code-server"
 CHROMIUM = shutil.which("chromium")
 
 pytestmark = [
-    pytest.mark.slow,
     pytest.mark.skipif(not CODE_SERVER.exists(), reason="code-server not installed: run editors/vscode/e2e/setup.sh"),
     pytest.mark.skipif(CHROMIUM is None, reason="no chromium (Debian: apt-get install chromium)"),
     pytest.mark.skipif(not (VSCODE / "node_modules").is_dir(), reason="run npm ci in editors/vscode first"),
@@ -59,34 +63,72 @@ def wait_for_port(port: int, seconds: float) -> None:
     raise TimeoutError(f"code-server did not listen on port {port}")
 
 
-def test_vscode_session(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def vsix() -> Path:
     subprocess.run(["npm", "run", "package"], cwd=VSCODE, check=True, capture_output=True, timeout=300)
+    return VSCODE / "nokta.vsix"
+
+
+def fresh_venv(folder: Path, wheel: Path | None) -> Path:
+    subprocess.run([sys.executable, "-m", "venv", folder], check=True, capture_output=True, timeout=120)
+    if wheel:
+        pip = [folder / "bin" / "python", "-m", "pip", "install", "--disable-pip-version-check", "-q", wheel]
+        subprocess.run(pip, check=True, capture_output=True, timeout=600)
+    return folder
+
+
+def editor_env(venv: Path, tmp_path: Path, on_path: bool) -> dict[str, str]:
+    """The environment code-server runs in: VIRTUAL_ENV set, no nokta-lsp on PATH."""
+    path = [folder for folder in os.environ["PATH"].split(os.pathsep) if not Path(folder, "nokta-lsp").exists()]
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    env |= {"XDG_CONFIG_HOME": str(tmp_path / "config"), "VIRTUAL_ENV": str(venv),
+            "PATH": os.pathsep.join([str(venv / "bin")] * on_path + path)}  # fmt: skip
+    # As when `code .` starts VS Code from a shell: the extension host keeps this environment
+    # instead of one from a login shell (whose rc files may put a nokta-lsp on PATH).
+    env["VSCODE_CLI"] = "1"
+    return env
+
+
+def output_log(user_data: Path) -> str:
+    """The Nokta output channel, as VS Code keeps it on disk."""
+    return "".join(log.read_text(encoding="utf-8") for log in user_data.glob("logs/**/*Nokta.log"))
+
+
+@pytest.mark.parametrize("server", ["preinstalled", "installed-by-extension"])
+def test_vscode_session(server: str, vsix: Path, tmp_path: Path) -> None:
+    preinstalled = server == "preinstalled"
+    with zipfile.ZipFile(vsix) as archive:
+        [wheel_name] = [name for name in archive.namelist() if name.endswith(".whl")]
+        wheel = Path(archive.extract(wheel_name, tmp_path / "vsix"))
+    venv = fresh_venv(tmp_path / "venv", wheel if preinstalled else None)
+    # A user's activated environment has its bin on PATH; with the server in it, leave it
+    # off so that VIRTUAL_ENV alone must lead the extension there.
+    env = editor_env(venv, tmp_path, on_path=not preinstalled)
     workspace, user_data, extensions, shots = (tmp_path / name for name in ("ws", "user", "ext", "shots"))
     for folder in (workspace, user_data / "User", extensions, shots):
         folder.mkdir(parents=True)
     (workspace / "note.txt").write_text("Bugun hava cok guzel.\n", encoding="utf-8")
     (user_data / "User" / "settings.json").write_text(json.dumps(USER_SETTINGS), encoding="utf-8")
-    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"),
-           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}  # fmt: skip
     dirs = ["--user-data-dir", str(user_data), "--extensions-dir", str(extensions)]
-    subprocess.run([CODE_SERVER, *dirs, "--install-extension", str(VSCODE / "nokta.vsix")],
+    subprocess.run([CODE_SERVER, *dirs, "--install-extension", str(vsix)],
                    env=env, check=True, capture_output=True, timeout=120)  # fmt: skip
 
     port = free_port()
-    server = subprocess.Popen(
+    code_server = subprocess.Popen(
         [CODE_SERVER, *dirs, "--auth", "none", "--bind-addr", f"127.0.0.1:{port}", "--disable-telemetry",
          "--disable-update-check", "--disable-workspace-trust", str(workspace)],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )  # fmt: skip
     try:
         wait_for_port(port, 60)
+        url = f"http://127.0.0.1:{port}/?folder={workspace}"
         drive = subprocess.run(
-            ["node", E2E / "drive.js", f"http://127.0.0.1:{port}/?folder={workspace}", str(shots)],
-            cwd=E2E, env={**env, "CHROMIUM": CHROMIUM}, capture_output=True, text=True, timeout=300,
+            ["node", E2E / "drive.js", url, str(shots), *([] if preinstalled else ["--install"])],
+            cwd=E2E, env={**env, "CHROMIUM": CHROMIUM}, capture_output=True, text=True, timeout=600,
         )  # fmt: skip
     finally:
-        os.killpg(server.pid, signal.SIGTERM)  # code-server, its extension host and nokta-lsp
-        server.wait(timeout=30)
+        os.killpg(code_server.pid, signal.SIGTERM)  # code-server, its extension host and nokta-lsp
+        code_server.wait(timeout=30)
     seen = json.loads(drive.stdout.strip().splitlines()[-1])
     assert seen.get("error") is None, f"{seen['error']}; screenshots in {shots}\n{drive.stderr}"
     assert seen["squiggles"] == 3
@@ -98,3 +140,7 @@ def test_vscode_session(tmp_path: Path) -> None:
     saved = (workspace / "note.txt").read_text(encoding="utf-8")
     assert saved.splitlines() == ["Bugün hava çok güzel.", "Yarın okula gideceğim."]
     assert "nokta-lsp --stdio" in seen["output"]
+    started = venv if preinstalled else user_data / "User" / "globalStorage" / "nokta.nokta" / "server"
+    assert f"Starting {started / 'bin' / 'nokta-lsp'} --stdio" in output_log(user_data)
+    if not preinstalled:
+        assert "Cannot find the nokta-lsp language server" in seen["missingServer"]

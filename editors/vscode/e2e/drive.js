@@ -1,9 +1,10 @@
 // Drives VS Code (code-server) in Debian's Chromium through one session with nokta:
 // squiggles, a quick fix, a changed setting, the restore command, fix-all on save, the output.
-// Usage: node drive.js URL SCREENSHOT_DIR; prints what it saw as one JSON object.
+// With --install, no server is installed: it clicks "Install nokta language server" first.
+// Usage: node drive.js URL SCREENSHOT_DIR [--install]; prints what it saw as one JSON object.
 const { chromium } = require("playwright-core");
 
-const [url, shots] = process.argv.slice(2);
+const [url, shots, install] = process.argv.slice(2);
 const text = async (locator) => (await locator.innerText()).replace(/\u00a0/g, " ");
 const editorText = (page) => text(page.locator(".monaco-editor .view-lines"));
 
@@ -22,9 +23,22 @@ async function runCommand(page, title) {
   await page.keyboard.press("Enter");
 }
 
+async function installServer(page, seen) {
+  const button = page.getByRole("button", { name: "Install nokta language server" });
+  await button.waitFor({ timeout: 60000 });
+  seen.missingServer = await text(page.locator(".notification-toast", { has: button }));
+  await page.screenshot({ path: `${shots}/0-server-missing.png` });
+  await button.click();
+  const progress = page.locator(".notification-toast").getByText("Installing nokta");
+  await progress.first().waitFor({ timeout: 30000 });
+  await page.screenshot({ path: `${shots}/0-installing.png` });
+  await progress.first().waitFor({ state: "detached", timeout: 600000 }); // pip installs PyTorch
+}
+
 async function session(page, seen) {
   await page.goto(url);
   await page.locator(".explorer-folders-view").getByText("note.txt").click({ timeout: 60000 });
+  if (install) await installServer(page, seen);
   await page.waitForSelector(".squiggly-info", { timeout: 90000 });
   seen.squiggles = await page.locator(".squiggly-info").count();
   await page.screenshot({ path: `${shots}/1-diagnostics.png` });

@@ -119,7 +119,7 @@ async function serverMissing(message: string, wheel?: string, python?: string): 
 }
 
 async function installAndStart(wheel: string, python?: string): Promise<void> {
-  const options = { location: vscode.ProgressLocation.Notification, title: "Nokta: installing the language server" };
+  const options = { location: vscode.ProgressLocation.Notification, title: "Installing nokta" };
   try {
     const server = await vscode.window.withProgress(options, (progress) =>
       installServer({

@@ -63,15 +63,16 @@ export async function installServer(install: Install): Promise<string> {
   const venv = environment(install.storage);
   fs.rmSync(venv, { recursive: true, force: true });
   try {
-    install.step(`creating a virtual environment with ${python}`);
+    install.step(`virtual environment (${python})`);
     await mustRun(install.run, python, ["-m", "venv", venv],
       `"${python} -m venv" failed (on Debian and Ubuntu: apt install python3-venv)`);
-    install.step("installing nokta and its dependencies (PyTorch is large: a few minutes)");
-    const pip = ["-m", "pip", "install", "--disable-pip-version-check", ...install.pipArgs, install.wheel];
+    install.step("pip install nokta (PyTorch is large: minutes)");
+    const pip = ["-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off",
+      ...install.pipArgs, install.wheel];
     await mustRun(install.run, executableIn(venv, "python", platform), pip,
       "pip could not install nokta; its messages are in the Nokta output " +
         "(extra pip arguments go in the setting nokta.server.installArgs)");
-    install.step("checking the server");
+    install.step("checking nokta-lsp");
     const server = executableIn(venv, "nokta-lsp", platform);
     await mustRun(install.run, server, ["--version"], "the installed nokta-lsp does not run");
     fs.writeFileSync(path.join(venv, MARKER), path.basename(install.wheel));

@@ -50,7 +50,7 @@ test("happy path: the first working Python makes the environment, pip installs t
   assert.deepEqual(calls.slice(1), [
     "python3 -c import sys; sys.exit(sys.version_info < (3, 11))",
     `python3 -m venv ${venv}`,
-    `${venv}/bin/python -m pip install --disable-pip-version-check --index-url https://mirror.example/simple ${WHEEL}`,
+    `${venv}/bin/python -m pip install --disable-pip-version-check --progress-bar off --index-url https://mirror.example/simple ${WHEEL}`,
     `${venv}/bin/nokta-lsp --version`,
   ]);
   assert.equal(steps.length, 3);
