@@ -94,16 +94,8 @@ def output_log(user_data: Path) -> str:
     return "".join(log.read_text(encoding="utf-8") for log in user_data.glob("logs/**/*Nokta.log"))
 
 
-@pytest.mark.parametrize("server", ["preinstalled", "installed-by-extension"])
-def test_vscode_session(server: str, vsix: Path, tmp_path: Path) -> None:
-    preinstalled = server == "preinstalled"
-    with zipfile.ZipFile(vsix) as archive:
-        [wheel_name] = [name for name in archive.namelist() if name.endswith(".whl")]
-        wheel = Path(archive.extract(wheel_name, tmp_path / "vsix"))
-    venv = fresh_venv(tmp_path / "venv", wheel if preinstalled else None)
-    # A user's activated environment has its bin on PATH; with the server in it, leave it
-    # off so that VIRTUAL_ENV alone must lead the extension there.
-    env = editor_env(venv, tmp_path, on_path=not preinstalled)
+def drive_code_server(vsix: Path, env: dict[str, str], tmp_path: Path, install: bool) -> dict:
+    """Installs the .vsix, serves the workspace and drives one session; returns what drive.js saw."""
     workspace, user_data, extensions, shots = (tmp_path / name for name in ("ws", "user", "ext", "shots"))
     for folder in (workspace, user_data / "User", extensions, shots):
         folder.mkdir(parents=True)
@@ -123,7 +115,7 @@ def test_vscode_session(server: str, vsix: Path, tmp_path: Path) -> None:
         wait_for_port(port, 60)
         url = f"http://127.0.0.1:{port}/?folder={workspace}"
         drive = subprocess.run(
-            ["node", E2E / "drive.js", url, str(shots), *([] if preinstalled else ["--install"])],
+            ["node", E2E / "drive.js", url, str(shots), *(["--install"] if install else [])],
             cwd=E2E, env={**env, "CHROMIUM": CHROMIUM}, capture_output=True, text=True, timeout=600,
         )  # fmt: skip
     finally:
@@ -131,16 +123,36 @@ def test_vscode_session(server: str, vsix: Path, tmp_path: Path) -> None:
         code_server.wait(timeout=30)
     seen = json.loads(drive.stdout.strip().splitlines()[-1])
     assert seen.get("error") is None, f"{seen['error']}; screenshots in {shots}\n{drive.stderr}"
+    return seen
+
+
+@pytest.mark.parametrize("server", ["preinstalled", "installed-by-extension"])
+def test_vscode_session(server: str, vsix: Path, tmp_path: Path) -> None:
+    preinstalled = server == "preinstalled"
+    with zipfile.ZipFile(vsix) as archive:
+        [wheel_name] = [name for name in archive.namelist() if name.endswith(".whl")]
+        wheel = Path(archive.extract(wheel_name, tmp_path / "vsix"))
+    venv = fresh_venv(tmp_path / "venv", wheel if preinstalled else None)
+    private = tmp_path / "user" / "User" / "globalStorage" / "nokta.nokta" / "server"
+    # A user's activated environment has its bin on PATH; with the server in it, leave it
+    # off so that VIRTUAL_ENV alone must lead the extension there.
+    env = editor_env(venv, tmp_path, on_path=not preinstalled)
+    try:
+        seen = drive_code_server(vsix, env, tmp_path, install=not preinstalled)
+    finally:
+        for environment in (venv, private):  # about 1 GB each, PyTorch mostly
+            shutil.rmtree(environment, ignore_errors=True)
+
+    if not preinstalled:
+        assert "Cannot find the nokta-lsp language server" in seen["missingServer"]
     assert seen["squiggles"] == 3
     assert seen["quickFixes"][0] == "Change to 'Bugün'"
     assert seen["afterQuickFix"] == "Bugün hava cok guzel."
     assert seen["warnings"] == 2  # nokta.severity set to "warning" in the Settings editor
     assert seen["afterRestore"] == "Bugün hava çok güzel."
     assert seen["afterSave"].splitlines() == ["Bugün hava çok güzel.", "Yarın okula gideceğim."]
-    saved = (workspace / "note.txt").read_text(encoding="utf-8")
+    saved = (tmp_path / "ws" / "note.txt").read_text(encoding="utf-8")
     assert saved.splitlines() == ["Bugün hava çok güzel.", "Yarın okula gideceğim."]
     assert "nokta-lsp --stdio" in seen["output"]
-    started = venv if preinstalled else user_data / "User" / "globalStorage" / "nokta.nokta" / "server"
-    assert f"Starting {started / 'bin' / 'nokta-lsp'} --stdio" in output_log(user_data)
-    if not preinstalled:
-        assert "Cannot find the nokta-lsp language server" in seen["missingServer"]
+    started = venv if preinstalled else private
+    assert f"Starting {started / 'bin' / 'nokta-lsp'} --stdio" in output_log(tmp_path / "user")
