@@ -19,6 +19,7 @@ import {
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel;
 let extension: vscode.ExtensionContext;
+let installing = false; // one install at a time; no new offer while it runs
 
 const INSTALL = "Install nokta language server";
 
@@ -110,11 +111,13 @@ async function restart(): Promise<void> {
 
 /** Offers to open the setting and, when the .vsix ships a wheel, to install the server. */
 async function serverMissing(message: string, wheel?: string, python?: string): Promise<void> {
+  if (installing) return;
   const choice = await vscode.window.showErrorMessage(message, ...(wheel ? [INSTALL] : []), "Open Settings");
   if (choice === "Open Settings") {
     await vscode.commands.executeCommand("workbench.action.openSettings", "nokta.server");
-  } else if (choice === INSTALL && wheel) {
-    await installAndStart(wheel, python);
+  } else if (choice === INSTALL && wheel && !installing) {
+    installing = true;
+    await installAndStart(wheel, python).finally(() => (installing = false));
   }
 }
 
