@@ -57,8 +57,8 @@ export function findServer(where: Where): string {
   throw new ServerNotFound(
     `Cannot find the nokta-lsp language server in the selected Python environment${env}, ` +
       "VIRTUAL_ENV, CONDA_PREFIX, a workspace .venv or on PATH. " +
-      'Install nokta there ("pip install ." in a nokta checkout), or set nokta.server.path ' +
-      "to the nokta-lsp executable.",
+      'Choose "Install nokta language server" to install it for this editor, install nokta in ' +
+      'one of those ("pip install nokta-*.whl"), or set nokta.server.path to the nokta-lsp executable.',
   );
 }
 
