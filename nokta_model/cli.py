@@ -175,6 +175,7 @@ def _restore(args: argparse.Namespace) -> int:
         return (restore_pieces(restorer, batch) for batch in batches)
 
     staged: list[StagedFile] = []
+    finished = False
     try:
         if args.in_place:
             for source in sources:
@@ -189,13 +190,14 @@ def _restore(args: argparse.Namespace) -> int:
         if not any(source.read for source in sources):
             raise NoktaError("empty input: nothing to restore")
         commit_all(staged)
+        finished = True
     except BaseException:
         for file in staged:
             file.discard()
         raise
     finally:
         if pool:
-            pool.close()
+            pool.close(finished)
         for source in sources:
             if source.path:
                 source.stream.close()

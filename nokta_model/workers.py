@@ -52,5 +52,7 @@ class WorkerPool:
         while in_flight:
             yield in_flight.popleft().result()
 
-    def close(self) -> None:
-        self.executor.shutdown(wait=False, cancel_futures=True)
+    def close(self, finished: bool) -> None:
+        """Stop the workers: wait for them to exit when the work is done, so none outlives
+        the command; after an error or Ctrl-C, drop what is queued and return at once."""
+        self.executor.shutdown(wait=finished, cancel_futures=not finished)

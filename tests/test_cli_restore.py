@@ -140,9 +140,14 @@ def test_format_option_overrides_the_extension(tmp_path):
 def test_two_workers_give_the_same_bytes(tmp_path):
     source = tmp_path / "in.txt"
     write_text(source, 0.3)
-    one, two = run(str(source), "--jobs", "1"), run(str(source), "--jobs", "2")
-    assert one.returncode == two.returncode == 0, two.stderr
-    assert one.stdout == two.stdout and "çok güzel".encode() in one.stdout
+    one = run(str(source), "--jobs", "1")
+    two = subprocess.Popen([*NOKTA, str(source), "--jobs", "2"], stdout=subprocess.PIPE, start_new_session=True)
+    stdout, _ = two.communicate(timeout=300)
+    assert one.returncode == two.returncode == 0
+    assert one.stdout == stdout and "çok güzel".encode() in stdout
+    # no worker outlives the command (workers run multiprocessing's spawn_main)
+    workers = subprocess.run(["pgrep", "-s", str(two.pid), "-f", "spawn_main"], capture_output=True)
+    assert workers.stdout == b""
 
 
 def test_version():
