@@ -10,7 +10,7 @@ range instead of failing.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 _BREAK_RE = re.compile(r"\r\n|\r|\n")
@@ -72,10 +72,6 @@ class Document:
     lines: list[str]
     ends: list[str]
     size: int  # characters, terminators included
-    #: Findings of the last analysis, per line, and the version they belong to.
-    line_findings: list[Any] = field(default_factory=list)
-    analysed_version: int | None = None
-    result_id: str = ""
     #: Words nokta wrote into the document (fixes and commands the client applied): their
     #: Turkish letters are nokta's, not the writer's, and say nothing of how the writer types.
     written: frozenset[str] = frozenset()
@@ -95,6 +91,11 @@ class Document:
         if line >= len(self.lines):
             return len(self.lines) - 1, len(self.lines[-1])
         return line, codec.from_client(self.lines[line], units)
+
+    def clamp_range(self, range_: Any, codec: Codec) -> tuple[tuple[int, int], tuple[int, int]]:
+        """A client range (anything with ``start``/``end`` positions) as two clamped positions."""
+        start, end = range_.start, range_.end
+        return self.clamp(start.line, start.character, codec), self.clamp(end.line, end.character, codec)
 
     def replace_all(self, text: str, version: int) -> None:
         self.lines, self.ends = split_lines(text)
@@ -136,6 +137,9 @@ class DocumentStore:
     def get(self, uri: str) -> Document | None:
         return self._documents.get(uri)
 
+    def __contains__(self, uri: str) -> bool:
+        return uri in self._documents
+
     def close(self, uri: str) -> None:
         self._documents.pop(uri, None)
 
@@ -154,8 +158,6 @@ class DocumentStore:
             if change_range is None:
                 document.replace_all(text, version)
                 continue
-            start = document.clamp(change_range.start.line, change_range.start.character, self.codec)
-            end = document.clamp(change_range.end.line, change_range.end.character, self.codec)
-            document.apply_edit(start, end, text)
+            document.apply_edit(*document.clamp_range(change_range, self.codec), text)
         document.version = version
         return document

@@ -1,9 +1,10 @@
 """Per-document debounce, one worker thread for analysis, stale results dropped.
 
 Everything but ``analyse`` runs on the event loop. An edit re-arms the document's
-timer; when it fires, a snapshot (version + a copy of the line list) goes to the
-worker. Work whose document moved on before it started is skipped, and a result is
-delivered only if the document still has the version it was computed for.
+timer; when it fires, the scheduler takes a snapshot from the session and hands it to
+the worker. Work whose document moved on before it started is skipped, and a result
+goes back into the session, and to ``deliver`` (which publishes it), only if the
+document still has the version it was computed for.
 """
 
 from __future__ import annotations
@@ -12,35 +13,19 @@ import asyncio
 import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from typing import Any
 
-from .documents import DocumentStore
+from .analysis import Analysis, Snapshot, analyse
+from .session import Session
 
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class Snapshot:
-    uri: str
-    version: int
-    language_id: str
-    lines: tuple[str, ...]
-    size: int
-    written: frozenset[str] = frozenset()  # ``Document.written``
-
-
 class Scheduler:
-    def __init__(
-        self,
-        store: DocumentStore,
-        analyse: Callable[[Snapshot], Any],
-        deliver: Callable[[Snapshot, Any], None],
-    ):
-        self.store = store
-        self.analyse = analyse  # runs in the worker; returns None when it cannot analyse now
-        self.deliver = deliver  # runs on the loop with a result for the current version
-        self.delay_s = 0.2
+    def __init__(self, session: Session, deliver: Callable[[Snapshot, Analysis, bool], None]):
+        self.session = session
+        #: Runs on the loop with a result the session took, and whether it is a new
+        #: result for a version already analysed (settings, dictionary or model changed).
+        self.deliver = deliver
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nokta-check")
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._waiters: dict[str, list[asyncio.Future[None]]] = {}
@@ -57,29 +42,22 @@ class Scheduler:
         timer = self._timers.pop(uri, None)
         if timer is not None:
             timer.cancel()
-        delay = self.delay_s if delay_s is None else delay_s
+        delay = self.session.settings.debounceMs / 1000 if delay_s is None else delay_s
         self._timers[uri] = self.loop.call_later(delay, self._submit, uri)
 
     def schedule_all(self, delay_s: float = 0.0) -> None:
-        for document in self.store.all():
-            self.schedule(document.uri, delay_s)
+        for uri in self.session.uris():
+            self.schedule(uri, delay_s)
 
     def forget(self, uri: str) -> None:
         timer = self._timers.pop(uri, None)
         if timer is not None:
             timer.cancel()
-        for waiter in self._waiters.pop(uri, []):
-            if not waiter.done():
-                waiter.set_result(None)
-
-    def in_worker(self, work: Callable[[], Any]) -> None:
-        """Run ``work`` in the analysis worker, after the analyses queued before it."""
-        self._executor.submit(work)
+        self._wake(uri)
 
     async def analysed(self, uri: str, timeout_s: float = 30.0) -> None:
         """Wait until the document's current version has been analysed (or timeout)."""
-        document = self.store.get(uri)
-        if document is None or document.analysed_version == document.version:
+        if self.session.is_analysed(uri):
             return
         waiter = self.loop.create_future()
         self._waiters.setdefault(uri, []).append(waiter)
@@ -92,35 +70,31 @@ class Scheduler:
 
     def _submit(self, uri: str) -> None:
         self._timers.pop(uri, None)
-        document = self.store.get(uri)
-        if document is None:
+        snapshot = self.session.snapshot(uri)
+        if snapshot is None:
             return
-        snapshot = Snapshot(
-            uri, document.version, document.language_id, tuple(document.lines), document.size, document.written
-        )
         future = self.loop.run_in_executor(self._executor, self._run, snapshot)
         future.add_done_callback(lambda done: self._finish(snapshot, done))
 
-    def _is_current(self, snapshot: Snapshot) -> bool:
-        document = self.store.get(snapshot.uri)
-        return document is not None and document.version == snapshot.version
-
-    def _run(self, snapshot: Snapshot) -> Any:
-        if not self._is_current(snapshot):
+    def _run(self, snapshot: Snapshot) -> Analysis | None:
+        if not self.session.is_current(snapshot):
             return None  # superseded while queued
-        return self.analyse(snapshot)
+        return analyse(snapshot)
 
-    def _finish(self, snapshot: Snapshot, done: asyncio.Future[Any]) -> None:
+    def _finish(self, snapshot: Snapshot, done: asyncio.Future[Analysis | None]) -> None:
         if done.cancelled():
             return
         if done.exception() is not None:
             log.error("analysis of %s failed", snapshot.uri, exc_info=done.exception())
             return
         result = done.result()
-        if result is None or not self._is_current(snapshot):
+        if result is None or not self.session.is_current(snapshot):
             return  # stale: never published
-        self.deliver(snapshot, result)
-        for waiter in self._waiters.pop(snapshot.uri, []):
+        self.deliver(snapshot, result, self.session.accept(snapshot, result))
+        self._wake(snapshot.uri)
+
+    def _wake(self, uri: str) -> None:
+        for waiter in self._waiters.pop(uri, []):
             if not waiter.done():
                 waiter.set_result(None)
 

@@ -1,0 +1,59 @@
+"""workspace/executeCommand: restore the document or the selection, add a word to a dictionary."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from lsprotocol import types
+
+from .. import actions
+from ..dictionary import SCOPES
+from ..server import NoktaServer  # at run time: pygls reads the commands' type hints
+
+log = logging.getLogger(__name__)
+
+
+async def apply_restore(ls: NoktaServer, arguments: tuple[Any, ...], selection: bool) -> bool:
+    """Send a workspace/applyEdit restoring the document (or a range); False if nothing to do."""
+    argument = actions.command_argument(arguments)
+    await ls.scheduler.analysed(argument["uri"])  # an edit just made is restored too
+    session = ls.session
+    document = session.document(argument["uri"])
+    if document is None:
+        raise ValueError(f"document not open: {argument['uri']}")
+    findings = session.findings(document.uri)
+    if selection:
+        range_ = ls.protocol.structure(argument.get("range"), types.Range)
+        findings = actions.in_range(findings, *document.clamp_range(range_, session.codec))
+    edit = actions.restore_edit(document, findings, session.codec)
+    if edit is None:
+        return False
+    ls.workspace_apply_edit(types.ApplyWorkspaceEditParams(edit=edit, label="Restore Turkish diacritics"))
+    return True
+
+
+def ignore_word(ls: NoktaServer, arguments: tuple[Any, ...]) -> str:
+    """Record the word in its scope's dictionary and analyse again; returns where."""
+    argument = actions.command_argument(arguments)
+    word, scope = argument.get("word"), argument.get("scope", "workspace")
+    if not isinstance(word, str) or not word.strip() or scope not in SCOPES:
+        raise ValueError(f"expected a word and a scope in {', '.join(SCOPES)}")
+    where = ls.session.dictionary.add(word.strip(), scope, argument["uri"])
+    log.info("ignoring %r (%s)", word, where)
+    ls.refresh()
+    return where
+
+
+def register(server: NoktaServer) -> None:
+    @server.command(actions.RESTORE_DOCUMENT)
+    async def restore_document(ls: NoktaServer, *args: Any) -> bool:
+        return await apply_restore(ls, args, selection=False)
+
+    @server.command(actions.RESTORE_SELECTION)
+    async def restore_selection(ls: NoktaServer, *args: Any) -> bool:
+        return await apply_restore(ls, args, selection=True)
+
+    @server.command(actions.ADD_TO_DICTIONARY)
+    def add_to_dictionary(ls: NoktaServer, *args: Any) -> str:
+        return ignore_word(ls, args)

@@ -1,0 +1,88 @@
+"""Settings from the client (initializationOptions, workspace/configuration,
+workspace/didChangeConfiguration) and loading the model they name."""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from ..engine import LoadOutcome
+from ..settings import SECTION
+
+if TYPE_CHECKING:
+    from ..server import NoktaServer
+
+log = logging.getLogger(__name__)
+
+
+def apply_settings(ls: NoktaServer, raw: Any) -> None:
+    """Take new settings (never raises); reload the model when its keys changed."""
+    change = ls.session.apply_settings(raw)
+    for warning in change.warnings:
+        log.warning(warning)
+        ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=warning))
+    if change.model_changed and ls.session.engine.key is not None:
+        load_model(ls)
+    elif change.changed:
+        ls.refresh()
+
+
+async def pull_configuration(ls: NoktaServer) -> None:
+    if not ls.session.capabilities.configuration:
+        return
+    try:
+        result = await ls.workspace_configuration_async(
+            types.ConfigurationParams(items=[types.ConfigurationItem(section=SECTION)])
+        )
+    except Exception as error:  # a client that fails the request keeps the current settings
+        log.warning("workspace/configuration failed: %s", error)
+        return
+    if result and isinstance(result[0], dict):
+        apply_settings(ls, result[0])
+
+
+_progress_tokens = itertools.count(1)
+
+
+def load_model(ls: NoktaServer) -> None:
+    """Load the configured model in a thread, with work-done progress when the client shows it."""
+    session = ls.session
+    token = f"nokta-load-{next(_progress_tokens)}" if session.capabilities.work_done_progress else None
+    if token is not None:
+        ls.work_done_progress.create(token)
+        ls.work_done_progress.begin(
+            token, types.WorkDoneProgressBegin(title="Loading nokta model", message=session.settings.backend)
+        )
+    loop = ls.scheduler.loop
+
+    def done(outcome: LoadOutcome) -> None:
+        loop.call_soon_threadsafe(_model_loaded, ls, outcome, token)
+
+    def interim() -> None:
+        loop.call_soon_threadsafe(ls.refresh)
+
+    session.engine.start_loading(session.settings.model_key(), done, interim)
+
+
+def _model_loaded(ls: NoktaServer, outcome: LoadOutcome, token: str | None) -> None:
+    if token is not None:
+        message = outcome.model.description if outcome.model else "failed"
+        ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=message))
+    if outcome.error:
+        kind = types.MessageType.Warning if outcome.model else types.MessageType.Error
+        ls.window_show_message(types.ShowMessageParams(type=kind, message=outcome.error))
+    log.info("model ready: %s", outcome.model.description if outcome.model else None)
+    ls.refresh()
+
+
+def register(server: NoktaServer) -> None:
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def did_change_configuration(ls: NoktaServer, params: types.DidChangeConfigurationParams) -> None:
+        settings = params.settings
+        if isinstance(settings, dict) and isinstance(settings.get(SECTION), dict):
+            apply_settings(ls, settings[SECTION])
+        else:
+            await pull_configuration(ls)

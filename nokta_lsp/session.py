@@ -1,0 +1,208 @@
+"""The server's state: documents, settings, resolved client capabilities, the model
+engine, the dictionary and each document's analysis state.
+
+Mutated only on the event loop (handlers); the analysis worker gets an immutable
+``Snapshot`` and its ``Analysis`` comes back through ``accept``.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from lsprotocol import types
+
+from nokta_model.prose import Masker
+
+from .analysis import Analysis, Snapshot
+from .checker import CheckOptions, Finding, document_masker
+from .dictionary import Dictionary
+from .documents import Codec, Document, DocumentStore
+from .engine import Engine
+from .incremental import DocumentAnalysis
+from .settings import Settings, parse_settings
+
+log = logging.getLogger(__name__)
+
+#: Suggestions kept for lines no longer open (undo, moved text), beyond the open lines.
+CACHE_HISTORY = 5_000
+
+
+@dataclass(frozen=True)
+class ClientCapabilities:
+    """What the client said it supports, reduced to what the server asks."""
+
+    pull_diagnostics: bool = False
+    diagnostic_refresh: bool = False
+    work_done_progress: bool = False
+    configuration: bool = False
+
+    @classmethod
+    def resolve(cls, capabilities: types.ClientCapabilities) -> ClientCapabilities:
+        text_document, workspace, window = capabilities.text_document, capabilities.workspace, capabilities.window
+        return cls(
+            pull_diagnostics=bool(text_document and text_document.diagnostic),
+            diagnostic_refresh=bool(workspace and workspace.diagnostics and workspace.diagnostics.refresh_support),
+            work_done_progress=bool(window and window.work_done_progress),
+            configuration=bool(workspace and workspace.configuration),
+        )
+
+
+@dataclass(frozen=True)
+class SettingsChange:
+    warnings: list[str]  # not shown for the settings in force before
+    model_changed: bool
+    changed: bool
+
+
+class Session:
+    def __init__(self) -> None:
+        self.documents = DocumentStore()
+        self.settings = Settings()
+        self.capabilities = ClientCapabilities()
+        self.engine = Engine()
+        self.dictionary = Dictionary()
+        self.root: str | None = None
+        self._analyses: dict[str, DocumentAnalysis] = {}  # touched by the analysis worker only
+        self._results: dict[str, tuple[int, Analysis]] = {}  # the last analysis and its version
+        self._skipped: set[str] = set()  # too big to check: warned once
+        self._settings_warnings: set[str] = set()  # shown for the settings now in force
+
+    @property
+    def codec(self) -> Codec:
+        return self.documents.codec
+
+    def initialize(self, capabilities: types.ClientCapabilities, position_encoding: str, root: str | None) -> None:
+        self.capabilities = ClientCapabilities.resolve(capabilities)
+        self.documents.codec = Codec(position_encoding)
+        self.root = root
+
+    # --- settings ---------------------------------------------------------------------
+
+    def apply_settings(self, raw: Any) -> SettingsChange:
+        """Take new settings (never raises)."""
+        settings, warnings = parse_settings(raw, self.settings)
+        new_warnings = [w for w in warnings if w not in self._settings_warnings]  # several routes, one warning
+        self._settings_warnings = set(warnings)
+        change = SettingsChange(
+            new_warnings, settings.model_key() != self.settings.model_key(), settings != self.settings
+        )
+        self.settings = settings
+        self.dictionary.configure(settings.ignoreWords, settings.dictionaryPath, self.root)
+        return change
+
+    def options_for(self, uri: str) -> CheckOptions:
+        s = self.settings
+        return CheckOptions(
+            s.confidenceThreshold,
+            s.strictConfidenceThreshold,
+            s.ambiguous == "hint",
+            self.dictionary.words_for(uri),
+            s.maxLineLength,
+        )
+
+    # --- documents --------------------------------------------------------------------
+
+    def document(self, uri: str) -> Document | None:
+        return self.documents.get(uri)
+
+    def open(self, uri: str, language_id: str, version: int, text: str) -> None:
+        self.documents.open(uri, language_id, version, text)
+
+    def change(self, uri: str, version: int, changes: list[tuple[Any, str]]) -> None:
+        self.documents.change(uri, version, changes)
+
+    def close(self, uri: str) -> None:
+        self.documents.close(uri)
+        self._analyses.pop(uri, None)
+        self._results.pop(uri, None)
+        self._skipped.discard(uri)
+        self.dictionary.per_document.pop(uri, None)
+
+    def uris(self) -> list[str]:
+        return [document.uri for document in self.documents.all()]
+
+    # --- analysis ---------------------------------------------------------------------
+
+    def snapshot(self, uri: str) -> Snapshot | None:
+        """What the worker needs to analyse the document's current version."""
+        document = self.documents.get(uri)
+        if document is None:
+            return None
+        masker = self._masker(document)
+        if masker is None:
+            self._analyses.pop(uri, None)
+        state = self._analyses.setdefault(uri, DocumentAnalysis()) if masker else DocumentAnalysis()
+        return Snapshot(
+            uri,
+            document.version,
+            tuple(document.lines),
+            masker,
+            self.options_for(uri),
+            self.settings.severity,
+            self.codec,
+            self.engine.model,
+            state,
+            document.written,
+            self._cache_lines(),
+        )
+
+    def _masker(self, document: Document) -> Masker | None:
+        settings = self.settings
+        masker = document_masker(document.language_id, settings.fileTypes, settings.checkCodeComments)
+        return None if masker is None or self._too_big(document) else masker
+
+    def _too_big(self, document: Document) -> bool:
+        limit = self.settings.maxFileSize
+        if document.size <= limit:
+            self._skipped.discard(document.uri)
+            return False
+        if document.uri not in self._skipped:
+            self._skipped.add(document.uri)
+            log.warning(
+                "%s has %d characters, more than maxFileSize %d: not checked", document.uri, document.size, limit
+            )
+        return True
+
+    def _cache_lines(self) -> int:
+        """Room for every checked open line (a settings change re-checks them all) and some history."""
+        open_lines = sum(len(d.lines) for uri in self._analyses if (d := self.documents.get(uri)) is not None)
+        return open_lines + CACHE_HISTORY
+
+    def is_current(self, snapshot: Snapshot) -> bool:
+        document = self.documents.get(snapshot.uri)
+        return document is not None and document.version == snapshot.version
+
+    def is_analysed(self, uri: str) -> bool:
+        """Whether the document's current version has been analysed (or it is not open)."""
+        return uri not in self.documents or self.result(uri) is not None
+
+    def accept(self, snapshot: Snapshot, analysis: Analysis) -> bool:
+        """Keep the analysis of the current version; True when the same version got a new result
+        (settings, dictionary or model changed)."""
+        if snapshot.uri not in self.documents:
+            return False
+        version, previous = self._results.get(snapshot.uri, (None, None))
+        reanalysed = version == snapshot.version and previous is not None and previous.result_id != analysis.result_id
+        self._results[snapshot.uri] = (snapshot.version, analysis)
+        return reanalysed
+
+    def result(self, uri: str) -> Analysis | None:
+        """The analysis of the document's current version (None while it is being analysed)."""
+        document = self.documents.get(uri)
+        version, analysis = self._results.get(uri, (None, None))
+        return analysis if document is not None and version == document.version else None
+
+    def last_findings(self, uri: str) -> list[tuple[Finding, ...]]:
+        """Findings per line of the last version analysed, current or not."""
+        _, analysis = self._results.get(uri, (None, None))
+        return analysis.line_findings if analysis is not None else []
+
+    def findings(self, uri: str, first: int = 0, last: int | None = None) -> list[Finding]:
+        """Findings on lines ``first``..``last`` of the document's current version ([] while it is being analysed)."""
+        analysis = self.result(uri)
+        if analysis is None:
+            return []
+        rows = analysis.line_findings[first : None if last is None else last + 1]
+        return [finding for row in rows for finding in row]

@@ -1,0 +1,81 @@
+"""The only module that reaches into pygls' protocol internals.
+
+pygls' protocol, with documents kept only by the session (once, not twice), requests
+whose parameters cannot be read answered with an error, and messages already
+serialised as JSON text (diagnostics) written as they are.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+from typing import Any, TypeVar
+
+from lsprotocol import types
+from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import JsonRPCNotification
+from pygls.protocol.language_server import lsp_method
+
+T = TypeVar("T")
+
+
+class NoktaProtocol(LanguageServerProtocol):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._pending_writes: set[asyncio.Future] = set()  # held until written
+
+    # Plain calls, not generators: pygls keeps the future of a generator handler of a
+    # notification in ``_request_futures`` for ever (one per edit: a memory leak).
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params):
+        self.fm.features[types.TEXT_DOCUMENT_DID_OPEN](params)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params):
+        self.fm.features[types.TEXT_DOCUMENT_DID_CHANGE](params)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params):
+        self.fm.features[types.TEXT_DOCUMENT_DID_CLOSE](params)
+
+    def structure_message(self, data: dict[str, Any]):
+        try:
+            return super().structure_message(data)
+        except Exception as error:
+            if "id" in data and "method" in data:
+                self._send_response(
+                    data["id"],
+                    error=types.ResponseError(code=-32602, message=f"invalid params: {error.__cause__ or error}"),
+                )
+            return JsonRPCNotification(method="", jsonrpc="invalid", params=None)  # dropped by handle_message
+
+    def handle_message(self, message):
+        if not hasattr(message, "jsonrpc"):  # valid JSON, but not a JSON-RPC message
+            self.send_error(-32600, "Invalid Request: not a JSON-RPC message")
+            return
+        super().handle_message(message)
+
+    def structure(self, value: Any, cls: type[T]) -> T:
+        """``value`` (JSON data from a client) as an lsprotocol object."""
+        return self._converter.structure(value, cls)
+
+    def send_error(self, code: int, message: str) -> None:
+        """An error response with id null (the request's id could not be read)."""
+        self.send_text(json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}))
+
+    def publish_diagnostics_json(self, uri: str, version: int, diagnostics_json: str) -> None:
+        """textDocument/publishDiagnostics from diagnostics kept as JSON text (no re-serialising)."""
+        params = f'{{"uri":{json.dumps(uri)},"version":{int(version)},"diagnostics":[{diagnostics_json}]}}'
+        self.send_text(f'{{"jsonrpc":"2.0","method":"{types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS}","params":{params}}}')
+
+    def send_text(self, body: str) -> None:
+        """Send a message already serialised as ASCII JSON, framed as pygls frames its own."""
+        if self.writer is None:
+            return
+        header = f"Content-Length: {len(body)}\r\nContent-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
+        written = self.writer.write(((header if self._include_headers else "") + body).encode("ascii"))
+        if inspect.isawaitable(written):
+            task = asyncio.ensure_future(written)
+            self._pending_writes.add(task)
+            task.add_done_callback(self._pending_writes.discard)
