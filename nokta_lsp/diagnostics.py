@@ -1,19 +1,16 @@
 """Findings -> LSP diagnostics, hovers and edits, in the client's position units.
 
-A diagnostic is built once as JSON (``diagnostic_json``): published as text, kept per
-line so an edit re-serialises only the lines it changed; pull reports structure the
-same JSON into lsprotocol objects.
+A diagnostic is built once as JSON (``diagnostic_json``), kept per line as text so an
+edit re-serialises only the lines it changed; pushed and pulled reports send that text.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 from lsprotocol import types
-from pygls.protocol import default_converter
 
 from .checker import Finding
 from .documents import Codec
@@ -75,18 +72,6 @@ def diagnostic_json(finding: Finding, line: str, codec: Codec, severity: str) ->
 def diagnostics_json_text(findings: Sequence[Finding], line: str, codec: Codec, severity: str) -> str:
     """The diagnostics of one line's findings as comma-separated JSON objects (ASCII)."""
     return json.dumps([diagnostic_json(f, line, codec, severity) for f in findings], separators=(",", ":"))[1:-1]
-
-
-@lru_cache(maxsize=1)
-def _converter() -> Any:
-    return default_converter()
-
-
-def to_diagnostics(
-    findings: Sequence[Finding], lines: Sequence[str], codec: Codec, severity: str
-) -> list[types.Diagnostic]:
-    converter = _converter()
-    return [converter.structure(diagnostic_json(f, lines[f.line], codec, severity), types.Diagnostic) for f in findings]
 
 
 def hover_text(finding: Finding) -> str:
