@@ -1,11 +1,17 @@
 """Analysis in the worker: a ``Snapshot`` taken from the session in, an ``Analysis`` out.
 
 A snapshot is immutable apart from ``state``, the document's incremental analysis,
-which only the worker touches. No protocol types here.
+which only the worker touches. Rows are found in batches, the latest edit's and the top
+of the document first; between batches the worker stops when a newer version is waiting
+(the state keeps what was found) and hands back a partial analysis when the urgent rows
+are done and then every second, so a long document is published top first. No protocol
+types here.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from nokta_model.prose import Masker
@@ -36,13 +42,42 @@ class Analysis:
     line_findings: list[tuple[Finding, ...]]  # per line of the analysed version
     diagnostics_json: str  # every diagnostic, comma-separated JSON
     result_id: str
+    complete: bool = True  # False: rows below still show older findings or none
 
 
 NOTHING = Analysis([], "", "empty")
 
+#: Seconds of model work between checks for a newer version: short while the writer
+#: types (an edit waits for the batch in progress), longer otherwise (the neural model
+#: is several times faster in large batches).
+TYPING_BATCH_S = 0.02
+IDLE_BATCH_S = 0.5
+PARTIAL_EVERY_S = 1.0
 
-def analyse(snapshot: Snapshot) -> Analysis | None:
-    """The findings of the snapshot's lines; None when no model can analyse them yet."""
+
+@dataclass(frozen=True)
+class Run:
+    """What the worker asks the scheduler while it analyses one snapshot."""
+
+    superseded: Callable[[], bool]  # a newer version of the document is waiting
+    typing: Callable[[], bool]  # the writer edited the document a moment ago
+    hand_back: Callable[[Analysis], None]  # a partial analysis, to publish
+
+
+class BatchSize:
+    """Rows per batch, adapted so that a batch takes about the time wanted."""
+
+    def __init__(self, rows: int = 32):
+        self.rows = rows
+
+    def adapt(self, rows_done: int, seconds: float, wanted_s: float) -> None:
+        rate = rows_done / max(seconds, 1e-4)
+        self.rows = max(8, min(4_000, int(rate * wanted_s)))
+
+
+def analyse(snapshot: Snapshot, run: Run) -> Analysis | None:
+    """The findings of the snapshot's lines; None when no model can analyse them yet or a
+    newer version is waiting."""
     if snapshot.masker is None:
         return NOTHING
     model = snapshot.model
@@ -59,5 +94,20 @@ def analyse(snapshot: Snapshot) -> Analysis | None:
     )
     model.cache.max_lines = snapshot.cache_lines
     state = snapshot.state
-    state.update(snapshot.lines, context)
-    return Analysis(state.line_findings(), state.diagnostics_json(), state.result_id)
+    state.prepare(snapshot.lines, context)
+    size, handed_back = BatchSize(), -PARTIAL_EVERY_S
+    while True:
+        started = time.perf_counter()
+        if not state.find_next(size.rows):
+            return result(state, complete=True)
+        if run.superseded():
+            return None
+        now = time.perf_counter()
+        size.adapt(size.rows, now - started, TYPING_BATCH_S if run.typing() else IDLE_BATCH_S)
+        if not state.urgent_left() and now - handed_back >= PARTIAL_EVERY_S:
+            run.hand_back(result(state, complete=False))
+            handed_back = now
+
+
+def result(state: DocumentAnalysis, complete: bool) -> Analysis:
+    return Analysis(state.line_findings(), state.diagnostics_json(), state.result_id, complete)

@@ -72,6 +72,11 @@ def writer_view(line: str, written: frozenset[str]) -> str:
     return view
 
 
+def derivation_key(context: Context) -> tuple[Hashable, ...]:
+    """What rows depend on besides their lines (not the model, thresholds or severity)."""
+    return (context.masker, context.written, context.options.max_line_length)
+
+
 def changed_region(old: Sequence[str], new: Sequence[str]) -> tuple[int, int, int]:
     """(start, old end, new end): ``old[start:old end]`` became ``new[start:new end]``.
 
@@ -84,64 +89,168 @@ def changed_region(old: Sequence[str], new: Sequence[str]) -> tuple[int, int, in
     return start, len(old) - same_end, len(new) - same_end
 
 
+#: Rows found first after an edit or a new context (so the top of a document opened is
+#: published first); the rest follow from the top.
+URGENT_ROWS = 1_000
+
+
 class DocumentAnalysis:
+    """A document's rows, derived and found lazily.
+
+    ``prepare`` takes new lines (cheap: re-derives the rows an edit changed and marks
+    them stale), ``find_next`` finds a batch of stale rows: the latest edits' first,
+    then from the top, deriving rows not derived yet on the way. A stale row shows its
+    last findings until it is found again (after a context change, the old context's).
+    """
+
     def __init__(self) -> None:
         self.lines: tuple[str, ...] = ()
-        self.rows: list[Row] = []
+        self.rows: list[Row | None] = []  # None: not derived yet (every row from ``derived`` on)
         self.findings: list[tuple[Finding, ...]] = []  # per row
         self.json: list[str] = []  # per row: its findings as comma-separated LSP diagnostics
+        self.stale: list[bool] = []  # per row: not found for its text and the context yet
+        self.urgent: list[int] = []  # stale rows to find first, the first last (a stack)
+        self.derived = 0
+        self.scan = 0  # no stale row above this one
         self.context: Context | None = None
         self.first: bool | None = None
         self.result_id = "0"
 
+    @property
+    def complete(self) -> bool:
+        return self._advance() == len(self.stale)
+
+    def urgent_left(self) -> bool:
+        """Whether urgent rows are still to be found."""
+        while self.urgent and not (self.urgent[-1] < len(self.stale) and self.stale[self.urgent[-1]]):
+            self.urgent.pop()
+        return bool(self.urgent)
+
     def update(self, lines: tuple[str, ...], context: Context) -> None:
-        """Bring the findings up to date with ``lines``."""
-        fresh = context != self.context  # settings, model or the words nokta wrote changed
-        if fresh:
-            self.lines, self.rows, self.findings, self.json = (), [], [], []
-            self.context, self.first = context, None
+        """Bring every finding up to date with ``lines``."""
+        self.prepare(lines, context)
+        while self.find_next(max(len(lines), 1)):
+            pass
+
+    def prepare(self, lines: tuple[str, ...], context: Context) -> None:
+        """Take new lines and context; what they change is found by ``find_next``."""
+        if context != self.context:  # settings, model or the words nokta wrote changed
+            self._restart(context)
         start, old_end, new_end = changed_region(self.lines, lines)
-        delta = new_end - old_end
-        derived, stop = self._derive(lines, start, new_end, delta)
-        changed = any(self.findings[start : stop - delta])
-        self.rows[start : stop - delta] = derived
-        self.findings[start : stop - delta] = [()] * len(derived)
-        self.json[start : stop - delta] = [""] * len(derived)
+        delta, width = new_end - old_end, new_end - start
+        if any(self.findings[start:old_end]):
+            self._bump()
+        self.rows[start:old_end] = [None] * width
+        self.findings[start:old_end] = [()] * width
+        self.json[start:old_end] = [""] * width
+        self.stale[start:old_end] = [True] * width
         self.lines = lines
-        redo = list(range(start, stop))
+        self.scan = min(self.scan, start)
+        kept = [row + delta if row >= old_end else row for row in self.urgent if not start <= row < old_end]
+        self.urgent = kept + list(reversed(range(start, min(new_end, start + URGENT_ROWS))))
+        if start < self.derived and old_end <= self.derived:
+            self.derived += delta
+            self._rederive(start, new_end)
+        else:
+            self.derived = min(self.derived, start)
+        if delta and self._renumber(new_end):
+            self._bump()
+        self._check_first()
+
+    def find_next(self, limit: int) -> bool:
+        """Find up to ``limit`` stale rows; True while stale rows remain."""
+        batch = self._take(limit)
+        if batch:
+            self._derive_until(batch[-1])
+            if self._find(batch):
+                self._bump()
+        return not self.complete
+
+    def _restart(self, context: Context) -> None:
+        old, self.context, self.first = self.context, context, None
+        if old is None or derivation_key(old) != derivation_key(context):
+            self.rows, self.derived = [None] * len(self.lines), 0
+        self.stale, self.scan = [True] * len(self.lines), 0
+        self.urgent = list(reversed(range(min(len(self.lines), URGENT_ROWS))))
+        self._bump()
+
+    def _bump(self) -> None:
+        self.result_id = str(next(_generations))
+
+    def _state_before(self, row: int) -> State:
+        assert self.context is not None
+        previous = self.rows[row - 1] if row else None
+        return previous.state_out if previous is not None else (self.context.masker.start, None)
+
+    def _rederive(self, start: int, new_end: int) -> None:
+        """Derive the changed rows and the rows after them until one starts as it did."""
+        assert self.context is not None
+        state, row, redone = self._state_before(start), start, []
+        while row < self.derived:
+            old = self.rows[row]
+            if row >= new_end and old is not None and old.state_in == state:
+                break
+            self.rows[row] = derived = derive_row(self.lines[row], state, self.context)
+            state = derived.state_out
+            if row >= new_end:
+                self.stale[row] = True
+                redone.append(row)
+            row += 1
+        self.urgent.extend(reversed(redone))
+
+    def _derive_until(self, last: int) -> None:
+        """Derive every row up to ``last``."""
+        assert self.context is not None
+        if last < self.derived:
+            return
+        state = self._state_before(self.derived)
+        for row in range(self.derived, last + 1):
+            self.rows[row] = derived = derive_row(self.lines[row], state, self.context)
+            state = derived.state_out
+        self.derived = last + 1
+        self._check_first()
+
+    def _take(self, limit: int) -> list[int]:
+        """Up to ``limit`` stale rows, the urgent ones first, then from the top; sorted."""
+        batch: set[int] = set()
+        while self.urgent and len(batch) < limit:
+            row = self.urgent.pop()
+            if row < len(self.stale) and self.stale[row]:
+                batch.add(row)
+        start = self._advance()
+        for row in itertools.compress(range(start, len(self.stale)), itertools.islice(self.stale, start, None)):
+            if len(batch) >= limit:
+                break
+            batch.add(row)
+        return sorted(batch)
+
+    def _advance(self) -> int:
+        """Move ``scan`` to the first stale row (or the end); returns it."""
+        stale_rows = itertools.compress(itertools.count(self.scan), itertools.islice(self.stale, self.scan, None))
+        self.scan = next(stale_rows, len(self.stale))
+        return self.scan
+
+    def _check_first(self) -> None:
+        """When the document's first language decision changed, find its undecided rows again."""
         undecided, first = self._first_decision()
         if first != self.first:
             self.first = first
-            redo = sorted(set(redo) | set(range(undecided)))
-        changed = self._find(redo) or changed
-        if delta:
-            changed = self._renumber(stop) or changed
-        if changed or fresh or self.result_id == "0":
-            self.result_id = str(next(_generations))
-
-    def _derive(self, lines: Sequence[str], start: int, new_end: int, delta: int) -> tuple[list[Row], int]:
-        """Rows from ``start`` until one starts as its old row did (past the changed lines)."""
-        assert self.context is not None
-        state = self.rows[start - 1].state_out if start else (self.context.masker.start, None)
-        derived: list[Row] = []
-        row = start
-        while row < len(lines):
-            if row >= new_end and self.rows[row - delta].state_in == state:
-                break
-            derived.append(derive_row(lines[row], state, self.context))
-            state = derived[-1].state_out
-            row += 1
-        return derived, row
+            self.stale[:undecided] = [True] * undecided
+            self.urgent.extend(reversed(range(undecided)))
+            self.scan = 0
 
     def _first_decision(self) -> tuple[int, bool | None]:
-        """(number of leading undecided rows, the document's first decision)."""
+        """(number of leading undecided rows, the document's first decision; None while unknown)."""
         for index, row in enumerate(self.rows):
+            if row is None:
+                return index, None
             if row.state_out[1] is not None:
                 return index, row.first
         return len(self.rows), None
 
     def _seen_text(self, index: int) -> str:
         row = self.rows[index]
+        assert row is not None
         return blank(row.text) if row.state_out[1] is None and self.first is False else row.text
 
     def _find(self, indexes: list[int]) -> bool:
@@ -157,8 +266,10 @@ class DocumentAnalysis:
                 for f in line_findings(index, text, suggestions, context.options)
                 if line[f.start : f.end] != f.replacement  # a word nokta already wrote
             )
-            if found != self.findings[index] or (found and not self.json[index]):
-                self.findings[index], self.json[index] = found, self._json(found, index)
+            self.stale[index] = False
+            found_json = self._json(found, index)
+            if found != self.findings[index] or found_json != self.json[index]:
+                self.findings[index], self.json[index] = found, found_json
                 changed = True
         return changed
 

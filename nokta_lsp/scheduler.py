@@ -2,9 +2,10 @@
 
 Everything but ``analyse`` runs on the event loop. An edit re-arms the document's
 timer; when it fires, the scheduler takes a snapshot from the session and hands it to
-the worker. Work whose document moved on before it started is skipped, and a result
-goes back into the session, and to ``deliver`` (which publishes it), only if the
-document still has the version it was computed for.
+the worker. Work whose document moved on before it started is skipped, work whose
+document moves on stops after its batch, and a result (partial or complete) goes back
+into the session, and to ``deliver`` (which publishes it), only if the document still
+has the version it was computed for.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from .analysis import Analysis, Snapshot, analyse
+from .analysis import Analysis, Run, Snapshot, analyse
 from .session import Session
 
 log = logging.getLogger(__name__)
@@ -29,6 +30,7 @@ class Scheduler:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nokta-check")
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._waiters: dict[str, list[asyncio.Future[None]]] = {}
+        self._in_flight: dict[str, int] = {}  # analyses submitted and not finished, per document
         self._loop: asyncio.AbstractEventLoop | None = None
 
     @property
@@ -55,13 +57,18 @@ class Scheduler:
             timer.cancel()
         self._wake(uri)
 
+    def _settled(self, uri: str) -> bool:
+        """Analysed to the end, with nothing scheduled or running (after a settings or model change)."""
+        return self.session.is_analysed(uri) and uri not in self._timers and not self._in_flight.get(uri)
+
     async def analysed(self, uri: str, timeout_s: float = 30.0) -> None:
-        """Wait until the document's current version has been analysed (or timeout)."""
-        if self.session.is_analysed(uri):
+        """Wait until the document's current version has been analysed and no analysis of it
+        is scheduled or running (or timeout)."""
+        if self._settled(uri):
             return
         waiter = self.loop.create_future()
         self._waiters.setdefault(uri, []).append(waiter)
-        if uri not in self._timers:
+        if uri not in self._timers and not self._in_flight.get(uri):
             self.schedule(uri, 0)
         try:
             await asyncio.wait_for(asyncio.shield(waiter), timeout_s)
@@ -73,25 +80,41 @@ class Scheduler:
         snapshot = self.session.snapshot(uri)
         if snapshot is None:
             return
+        self._in_flight[uri] = self._in_flight.get(uri, 0) + 1
         future = self.loop.run_in_executor(self._executor, self._run, snapshot)
         future.add_done_callback(lambda done: self._finish(snapshot, done))
 
     def _run(self, snapshot: Snapshot) -> Analysis | None:
         if not self.session.is_current(snapshot):
             return None  # superseded while queued
-        return analyse(snapshot)
+        loop = self.loop
+
+        def hand_back(partial: Analysis) -> None:
+            loop.call_soon_threadsafe(self._partial, snapshot, partial)
+
+        run = Run(lambda: not self.session.is_current(snapshot), self.session.typing, hand_back)
+        return analyse(snapshot, run)
+
+    def _partial(self, snapshot: Snapshot, partial: Analysis) -> None:
+        if self.session.is_current(snapshot):
+            self.deliver(snapshot, partial, self.session.accept(snapshot, partial))
 
     def _finish(self, snapshot: Snapshot, done: asyncio.Future[Analysis | None]) -> None:
+        uri = snapshot.uri
+        self._in_flight[uri] -= 1
+        if not self._in_flight[uri]:
+            del self._in_flight[uri]
         if done.cancelled():
             return
         if done.exception() is not None:
-            log.error("analysis of %s failed", snapshot.uri, exc_info=done.exception())
+            log.error("analysis of %s failed", uri, exc_info=done.exception())
             return
         result = done.result()
         if result is None or not self.session.is_current(snapshot):
             return  # stale: never published
         self.deliver(snapshot, result, self.session.accept(snapshot, result))
-        self._wake(snapshot.uri)
+        if self._settled(uri):
+            self._wake(uri)
 
     def _wake(self, uri: str) -> None:
         for waiter in self._waiters.pop(uri, []):

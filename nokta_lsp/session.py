@@ -8,6 +8,7 @@ Mutated only on the event loop (handlers); the analysis worker gets an immutable
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +26,8 @@ from .settings import Settings, parse_settings
 
 log = logging.getLogger(__name__)
 
+#: Seconds after an edit during which the writer counts as typing.
+TYPING_S = 2.0
 #: Suggestions kept for lines no longer open (undo, moved text), beyond the open lines.
 CACHE_HISTORY = 5_000
 
@@ -66,8 +69,10 @@ class Session:
         self.root: str | None = None
         self._analyses: dict[str, DocumentAnalysis] = {}  # touched by the analysis worker only
         self._results: dict[str, tuple[int, Analysis]] = {}  # the last analysis and its version
+        self._completed: dict[str, tuple[int, str]] = {}  # the last complete one's version and result id
         self._skipped: set[str] = set()  # too big to check: warned once
         self._settings_warnings: set[str] = set()  # shown for the settings now in force
+        self._last_edit = -TYPING_S
 
     @property
     def codec(self) -> Codec:
@@ -112,11 +117,17 @@ class Session:
 
     def change(self, uri: str, version: int, changes: list[tuple[Any, str]]) -> None:
         self.documents.change(uri, version, changes)
+        self._last_edit = time.monotonic()
+
+    def typing(self) -> bool:
+        """Whether a document was edited a moment ago (read from the worker too)."""
+        return time.monotonic() - self._last_edit < TYPING_S
 
     def close(self, uri: str) -> None:
         self.documents.close(uri)
         self._analyses.pop(uri, None)
         self._results.pop(uri, None)
+        self._completed.pop(uri, None)
         self._skipped.discard(uri)
         self.dictionary.per_document.pop(uri, None)
 
@@ -175,21 +186,24 @@ class Session:
         return document is not None and document.version == snapshot.version
 
     def is_analysed(self, uri: str) -> bool:
-        """Whether the document's current version has been analysed (or it is not open)."""
-        return uri not in self.documents or self.result(uri) is not None
+        """Whether the document's current version has been analysed to the end (or it is not open)."""
+        analysis = self.result(uri)
+        return uri not in self.documents or (analysis is not None and analysis.complete)
 
     def accept(self, snapshot: Snapshot, analysis: Analysis) -> bool:
-        """Keep the analysis of the current version; True when the same version got a new result
-        (settings, dictionary or model changed)."""
+        """Keep the analysis of the current version; True when it completes a version that
+        had a complete result already, with another result (settings, dictionary or model changed)."""
         if snapshot.uri not in self.documents:
             return False
-        version, previous = self._results.get(snapshot.uri, (None, None))
-        reanalysed = version == snapshot.version and previous is not None and previous.result_id != analysis.result_id
         self._results[snapshot.uri] = (snapshot.version, analysis)
-        return reanalysed
+        if not analysis.complete:
+            return False
+        last = self._completed.get(snapshot.uri)
+        self._completed[snapshot.uri] = (snapshot.version, analysis.result_id)
+        return last is not None and last[0] == snapshot.version and last[1] != analysis.result_id
 
     def result(self, uri: str) -> Analysis | None:
-        """The analysis of the document's current version (None while it is being analysed)."""
+        """The analysis of the document's current version, complete or partial (None before one)."""
         document = self.documents.get(uri)
         version, analysis = self._results.get(uri, (None, None))
         return analysis if document is not None and version == document.version else None
@@ -200,7 +214,7 @@ class Session:
         return analysis.line_findings if analysis is not None else []
 
     def findings(self, uri: str, first: int = 0, last: int | None = None) -> list[Finding]:
-        """Findings on lines ``first``..``last`` of the document's current version ([] while it is being analysed)."""
+        """Findings on lines ``first``..``last`` of the document's current version ([] before its first analysis)."""
         analysis = self.result(uri)
         if analysis is None:
             return []

@@ -234,6 +234,54 @@ def test_incremental_analysis_matches_a_fresh_check(lines, edits, masker):
         assert analysis.diagnostics_json().count('"range"') == len(expected)
 
 
+@hsettings(max_examples=200, deadline=None)
+@given(
+    _LINES,
+    st.lists(st.tuples(st.integers(0, 12), st.integers(0, 12), _LINES, st.integers(1, 4), st.booleans()), max_size=6),
+    st.booleans(),
+)
+def test_analysis_found_in_batches_and_interrupted_matches_a_fresh_check(lines, edits, masker_is_markdown):
+    """Edits and context changes arriving while stale rows wait, as the worker sees them."""
+    from dataclasses import replace
+
+    from nokta_lsp.incremental import Context, DocumentAnalysis
+
+    masker = FORMATS["markdown"] if masker_is_markdown else PLAIN
+    options = CheckOptions(threshold=0.9, strict_threshold=0.99)
+    context = Context(masker, options, "information", Codec(), FakeRestorer(), SuggestionCache())
+    other = replace(context, options=CheckOptions(threshold=0.5, ignore=frozenset({"cok"})))
+    analysis = DocumentAnalysis()
+    analysis.prepare(tuple(lines), context)
+    for start, end, new, batches, switch in edits:
+        analysis.find_next(batches)  # one batch of a few rows, then the next version arrives
+        start, end = sorted((min(start, len(lines)), min(end, len(lines))))
+        lines = lines[:start] + new + lines[end:]
+        context = other if switch and context is not other else context
+        analysis.prepare(tuple(lines), context)
+    analysis.update(tuple(lines), context)
+    expected = check(lines, masker, FakeRestorer(), SuggestionCache(), context.options)
+    assert [f for row in analysis.line_findings() for f in row] == expected
+    assert analysis.diagnostics_json().count('"range"') == len(expected)
+
+
+def test_an_opened_document_is_found_from_the_top_and_an_edit_before_the_rest():
+    from nokta_lsp.incremental import URGENT_ROWS, Context, DocumentAnalysis
+
+    context = Context(PLAIN, CheckOptions(), "information", Codec(), FakeRestorer(), SuggestionCache())
+    lines = tuple(f"cok guzel {n}" for n in range(3 * URGENT_ROWS))
+    analysis = DocumentAnalysis()
+    analysis.prepare(lines, context)
+    while analysis.urgent_left():
+        analysis.find_next(100)
+    assert not any(analysis.stale[:URGENT_ROWS]) and all(analysis.stale[URGENT_ROWS:])
+    assert analysis.derived == URGENT_ROWS  # rows below are derived when they are found
+    edited = (*lines[:2500], "bugun", *lines[2501:])
+    analysis.prepare(edited, context)
+    analysis.find_next(1)
+    assert [f.replacement for f in analysis.line_findings()[2500]] == ["bugün"]
+    assert analysis.stale[URGENT_ROWS] and not analysis.complete
+
+
 def test_engine_serves_the_count_based_model_while_the_configured_one_loads(monkeypatch):
     import threading
 
