@@ -23,13 +23,17 @@ class BenchClient:
     """Starts the server, records when each (uri, version) got its diagnostics."""
 
     def __init__(self) -> None:
-        self.published: dict[tuple[str, int | None], tuple[float, list[dict[str, Any]]]] = {}
+        self.published: dict[tuple[str, int | None], tuple[float, list[dict[str, Any]]]] = {}  # the last
+        self.first_arrival: dict[tuple[str, int | None], float] = {}
         self.started = 0.0
         self.messages: list[str] = []
         self._arrived = asyncio.Event()
         self._pending: dict[int, asyncio.Future[Any]] = {}
         self._ids = itertools.count(1)
         self.model_loaded = asyncio.Event()
+        self.model_loaded_at = 0.0
+        self.checked: list[float] = []  # when each "Checking" progress (a long analysis in parts) ended
+        self._progress_titles: dict[str, str] = {}
         self._process: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task[None] | None = None
 
@@ -74,10 +78,12 @@ class BenchClient:
         method = message.get("method")
         if method == "textDocument/publishDiagnostics":
             params = message["params"]
-            self.published[(params["uri"], params.get("version"))] = (arrived, params["diagnostics"])
+            key = (params["uri"], params.get("version"))
+            self.published[key] = (arrived, params["diagnostics"])
+            self.first_arrival.setdefault(key, arrived)
             self._arrived.set()
-        elif method == "$/progress" and message["params"]["value"].get("kind") == "end":
-            self.model_loaded.set()  # "Loading nokta model" ended: the configured model serves
+        elif method == "$/progress":
+            self._progress(message["params"]["token"], message["params"]["value"], arrived)
         elif method == "window/showMessage":
             self.messages.append(message["params"]["message"])
             print(f"server says: {message['params']['message']}", file=sys.stderr)
@@ -90,6 +96,15 @@ class BenchClient:
                 future.set_exception(RuntimeError(message["error"]))
             else:
                 future.set_result(message.get("result"))
+
+    def _progress(self, token: str, value: dict[str, Any], arrived: float) -> None:
+        if value.get("kind") == "begin":
+            self._progress_titles[token] = value.get("title", "")
+        elif value.get("kind") == "end" and self._progress_titles.get(token, "").startswith("Checking"):
+            self.checked.append(arrived)
+        elif value.get("kind") == "end":
+            self.model_loaded_at = arrived
+            self.model_loaded.set()  # "Loading nokta model" ended: the configured model serves
 
     def open(self, uri: str, text: str, language_id: str = "plaintext", version: int = 1) -> None:
         self.notify(
@@ -108,7 +123,8 @@ class BenchClient:
         )
 
     async def diagnostics(self, uri: str, version: int, timeout: float = 600.0) -> tuple[float, list[dict[str, Any]]]:
-        """(arrival time, diagnostics) of the publish for ``version``."""
+        """(arrival time of the first publish for ``version``, the diagnostics last published
+        for it): a long document is published top first, the rest as it is analysed."""
         deadline = time.perf_counter() + timeout
         while (uri, version) not in self.published:
             self._arrived.clear()
@@ -119,6 +135,13 @@ class BenchClient:
                 await asyncio.wait_for(self._arrived.wait(), remaining)
             except TimeoutError:
                 continue
+        return self.first_arrival[(uri, version)], self.published[(uri, version)][1]
+
+    async def final_diagnostics(self, uri: str, version: int) -> tuple[float, list[dict[str, Any]]]:
+        """(arrival time, diagnostics) of the last publish for ``version`` once the server has
+        analysed all of it: it answers textDocument/diagnostic only then, after that publish."""
+        await self.diagnostics(uri, version)
+        await self.request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
         return self.published[(uri, version)]
 
     @property

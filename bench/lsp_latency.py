@@ -3,14 +3,21 @@
 Starts ``nokta-lsp --stdio``, opens a 10,000-line Turkish document (corpus dev and tune
 lines as written: never counted into a model, each line once, so no cache is warm), then
 makes 200 single-line edits one after the other, each replacing a line by another unseen
-line typed without Turkish letters (so the model has real work),
-with ``debounceMs`` 0. Reports time from process start to the first diagnostics, p50/p95
-of didChange -> publishDiagnostics for that version, and the server's peak RSS (VmHWM),
-with the load average at the start (the machine is shared) and p95 as a multiple of
-a fixed reference workload timed in the same run.
-Writes bench/results/lsp_latency.json and .md.
+line typed without Turkish letters (so the model has real work), with ``debounceMs`` 0.
 
-    python -m bench.lsp_latency [--backend ngram] [--model-path FILE] [--edits 200]
+Reports, from process start: the first diagnostics (the top of the document); the whole
+document (the end of the server's "Checking" progress, which follows the last publish of
+an analysis published in parts); when the configured model is ready, and the whole
+document analysed with it (a stand-in count-based model serves until then; the server
+answers a textDocument/diagnostic request only once nothing is left to analyse, and the
+time is that of the last publish before the answer). Then p50/p95 of didChange ->
+publishDiagnostics for that version, and the server's peak RSS (VmHWM), with the load
+average at the start (the machine is shared) and p95 as a multiple of a fixed reference
+workload timed in the same run. With ``--edit-at-once`` the edits start right after the
+first diagnostics, while the rest of the document and the configured model are still on
+their way. Writes bench/results/lsp_latency.json and .md.
+
+    python -m bench.lsp_latency [--backend ngram] [--model-path FILE] [--edits 200] [--edit-at-once]
 """
 
 from __future__ import annotations
@@ -43,13 +50,24 @@ def corpus_sample(count: int) -> tuple[list[str], list[str]]:
     return held_out[:count], held_out[count:]
 
 
-async def measure(options: dict, edits: int) -> dict:
+async def measure(options: dict, edits: int, edit_at_once: bool) -> dict:
     lines, pool = corpus_sample(LINES)
     reference = reference_ms(lines)
     bench = BenchClient()
     await bench.start(options)
     bench.open(URI, "\n".join(lines))
     first_at, first = await bench.diagnostics(URI, 1)
+    result = {"first_diagnostics_s": round(first_at - bench.started, 3), "first_diagnostics_count": len(first)}
+    if not edit_at_once:
+        await asyncio.wait_for(bench.model_loaded.wait(), 600)
+        configured_at, configured = await bench.final_diagnostics(URI, 1)
+        whole_at = bench.checked[0] if bench.checked else first_at  # in parts, or at once
+        result.update(
+            whole_document_s=round(whole_at - bench.started, 3),
+            model_ready_s=round(bench.model_loaded_at - bench.started, 3),
+            configured_whole_document_s=round(max(configured_at, bench.model_loaded_at) - bench.started, 3),
+            configured_whole_document_count=len(configured),
+        )
     latencies = []
     for version in range(2, edits + 2):
         row = (version * 7919) % LINES
@@ -63,9 +81,9 @@ async def measure(options: dict, edits: int) -> dict:
     return {
         "lines": LINES,
         "characters": sum(len(line) + 1 for line in lines),
-        "first_diagnostics_s": round(first_at - bench.started, 3),
-        "first_diagnostics_count": len(first),
+        **result,
         "edits": edits,
+        "edits_start": "after the first diagnostics" if edit_at_once else "after the configured model's whole document",
         "edit_p50_ms": round(statistics.median(latencies), 1),
         "edit_p95_ms": round(percentile(latencies, 0.95), 1),
         "edit_max_ms": round(max(latencies), 1),
@@ -76,9 +94,16 @@ async def measure(options: dict, edits: int) -> dict:
 
 
 def markdown(r: dict) -> str:
-    rows = [
-        [f"first diagnostics for {r['lines']:,} lines, from process start", "≤ 5 s", f"{r['first_diagnostics_s']} s"],
-        [f"one-line edit → diagnostics, p50 ({r['edits']} edits, debounce 0)", "", f"{r['edit_p50_ms']} ms"],
+    first = f"first diagnostics (top of {r['lines']:,} lines), from process start"
+    rows = [[first, "≤ 2 s", f"{r['first_diagnostics_s']} s"]]
+    if "whole_document_s" in r:
+        rows += [
+            ["whole document, from process start", "≤ 5 s", f"{r['whole_document_s']} s"],
+            ["configured model ready", "", f"{r['model_ready_s']} s"],
+            ["whole document with the configured model", "", f"{r['configured_whole_document_s']} s"],
+        ]
+    rows += [
+        [f"one-line edit → diagnostics, p50 ({r['edits']} edits {r['edits_start']})", "", f"{r['edit_p50_ms']} ms"],
         ["one-line edit → diagnostics, p95", "≤ 50 ms", f"{r['edit_p95_ms']} ms"],
         ["server peak RSS", "≤ 600 MB", f"{r['peak_rss_mb']} MB"],
     ]
@@ -88,7 +113,7 @@ def markdown(r: dict) -> str:
     )
     note = (
         f"Reference workload (pure-Python word count of the document): {r['reference_ms']} ms; "
-        f"p95 edit latency = {r['edit_p95_over_reference']} × reference."
+        f"p95 edit latency = {r['edit_p95_over_reference']} × reference; slowest edit {r['edit_max_ms']} ms."
     )
     return markdown_table(["measure", "target", "result"], rows, caption, note)
 
@@ -98,12 +123,13 @@ def main() -> None:
     parser.add_argument("--backend", default="default")
     parser.add_argument("--model-path", default="")
     parser.add_argument("--edits", type=int, default=200)
+    parser.add_argument("--edit-at-once", action="store_true", help="edit right after the first diagnostics")
     parser.add_argument("--out", type=Path, default=HERE / "results" / "lsp_latency")
     args = parser.parse_args()
     options = {"backend": args.backend, "modelPath": args.model_path, "debounceMs": 0}
     load = os.getloadavg()[0]
     started = time.time()
-    result = asyncio.run(measure(options, args.edits))
+    result = asyncio.run(measure(options, args.edits, args.edit_at_once))
     result.update(
         settings=", ".join(f"{k}={v}" for k, v in options.items() if v != ""),
         date=datetime.date.today().isoformat(),

@@ -11,7 +11,7 @@ types here.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from nokta_model.prose import Masker
@@ -43,6 +43,10 @@ class Analysis:
     diagnostics_json: str  # every diagnostic, comma-separated JSON
     result_id: str
     complete: bool = True  # False: rows below still show older findings or none
+    found_share: float = 1.0  # of the rows, those found for this version and context
+    #: Spellings with a Turkish letter offered as fixes: an edit writing one is nokta's own
+    #: (``features.own_edits``); an ASCII spelling would change nothing in the writer's view.
+    offered: frozenset[str] = frozenset()
 
 
 NOTHING = Analysis([], "", "empty")
@@ -110,4 +114,18 @@ def analyse(snapshot: Snapshot, run: Run) -> Analysis | None:
 
 
 def result(state: DocumentAnalysis, complete: bool) -> Analysis:
-    return Analysis(state.line_findings(), state.diagnostics_json(), state.result_id, complete)
+    share = 1.0 if complete else 1 - state.stale.count(True) / max(len(state.stale), 1)
+    line_findings = state.line_findings()
+    return Analysis(
+        line_findings, state.diagnostics_json(), state.result_id, complete, share, offered_spellings(line_findings)
+    )
+
+
+def offered_spellings(line_findings: Iterable[tuple[Finding, ...]]) -> frozenset[str]:
+    return frozenset(
+        spelling
+        for row in line_findings
+        for finding in row
+        for spelling in (finding.replacement, *(text for text, _ in finding.alternatives))
+        if not spelling.isascii()
+    )

@@ -73,8 +73,9 @@ def writer_view(line: str, written: frozenset[str]) -> str:
 
 
 def derivation_key(context: Context) -> tuple[Hashable, ...]:
-    """What rows depend on besides their lines (not the model, thresholds or severity)."""
-    return (context.masker, context.written, context.options.max_line_length)
+    """What rows depend on besides their lines and the words nokta wrote (not the model,
+    thresholds or severity)."""
+    return (context.masker, context.options.max_line_length)
 
 
 def changed_region(old: Sequence[str], new: Sequence[str]) -> tuple[int, int, int]:
@@ -134,7 +135,10 @@ class DocumentAnalysis:
 
     def prepare(self, lines: tuple[str, ...], context: Context) -> None:
         """Take new lines and context; what they change is found by ``find_next``."""
-        if context != self.context:  # settings, model or the words nokta wrote changed
+        if self.context is not None and context == replace(self.context, written=context.written):
+            if context.written != self.context.written:
+                self._rewritten(context)
+        elif context != self.context:  # settings or model changed
             self._restart(context)
         start, old_end, new_end = changed_region(self.lines, lines)
         delta, width = new_end - old_end, new_end - start
@@ -166,9 +170,22 @@ class DocumentAnalysis:
                 self._bump()
         return not self.complete
 
+    def _rewritten(self, context: Context) -> None:
+        """The words nokta wrote changed: derive again the rows that have one (the writer's view)."""
+        words = context.written ^ self.context.written if self.context else context.written
+        self.context = context
+        self._bump()
+        for row in range(self.derived):
+            line = self.lines[row]
+            if not line.isascii() and any(word in line for word in words):
+                self.stale[row] = True
+                self.urgent.append(row)
+                self.scan = min(self.scan, row)
+                self._rederive(row, row + 1)
+
     def _restart(self, context: Context) -> None:
         old, self.context, self.first = self.context, context, None
-        if old is None or derivation_key(old) != derivation_key(context):
+        if old is None or derivation_key(old) != derivation_key(context) or old.written != context.written:
             self.rows, self.derived = [None] * len(self.lines), 0
         self.stale, self.scan = [True] * len(self.lines), 0
         self.urgent = list(reversed(range(min(len(self.lines), URGENT_ROWS))))

@@ -73,6 +73,8 @@ class Session:
         self._skipped: set[str] = set()  # too big to check: warned once
         self._settings_warnings: set[str] = set()  # shown for the settings now in force
         self._last_edit = -TYPING_S
+        #: Work-done progress tokens of documents whose analysis is published in parts.
+        self.checking: dict[str, str] = {}
 
     @property
     def codec(self) -> Codec:
@@ -208,10 +210,10 @@ class Session:
         version, analysis = self._results.get(uri, (None, None))
         return analysis if document is not None and version == document.version else None
 
-    def last_findings(self, uri: str) -> list[tuple[Finding, ...]]:
-        """Findings per line of the last version analysed, current or not."""
+    def offered(self, uri: str) -> frozenset[str]:
+        """The spellings with Turkish letters offered by the last analysis, current or not."""
         _, analysis = self._results.get(uri, (None, None))
-        return analysis.line_findings if analysis is not None else []
+        return analysis.offered if analysis is not None else frozenset()
 
     def findings(self, uri: str, first: int = 0, last: int | None = None) -> list[Finding]:
         """Findings on lines ``first``..``last`` of the document's current version ([] before its first analysis)."""

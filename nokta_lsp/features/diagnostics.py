@@ -1,12 +1,16 @@
 """Diagnostics, pushed (textDocument/publishDiagnostics) or pulled (textDocument/diagnostic).
 
 Both send the JSON text the analysis built (``Analysis.diagnostics_json``): one
-serialiser, and a pushed document is never re-serialised.
+serialiser, and a pushed document is never re-serialised. A long analysis published in
+parts shows as work-done progress ("Checking with nokta", with a percentage) until
+its complete result is published.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -17,6 +21,9 @@ if TYPE_CHECKING:
     from ..server import NoktaServer
 
 
+_progress_tokens = itertools.count(1)
+
+
 def deliver(ls: NoktaServer, snapshot: Snapshot, analysis: Analysis, reanalysed: bool) -> None:
     """Publish a new analysis, or ask a pulling client to pull again when the text did not change."""
     capabilities = ls.session.capabilities
@@ -24,10 +31,34 @@ def deliver(ls: NoktaServer, snapshot: Snapshot, analysis: Analysis, reanalysed:
         ls.protocol.publish_diagnostics_json(snapshot.uri, snapshot.version, analysis.diagnostics_json)
     elif reanalysed and capabilities.diagnostic_refresh:  # same text, new result: settings or model changed
         ls.workspace_diagnostic_refresh(None)
+    if capabilities.work_done_progress:
+        show_progress(ls, snapshot.uri, analysis)
+
+
+def show_progress(ls: NoktaServer, uri: str, analysis: Analysis) -> None:
+    """Begin, report or end the document's "Checking" progress."""
+    token, percentage = ls.session.checking.get(uri), int(100 * analysis.found_share)
+    if analysis.complete:
+        end_progress(ls, uri)
+    elif token is None:
+        token = ls.session.checking[uri] = f"nokta-check-{next(_progress_tokens)}"
+        ls.work_done_progress.create(token)
+        name = PurePosixPath(uri).name
+        begin = types.WorkDoneProgressBegin(title="Checking with nokta", message=name, percentage=percentage)
+        ls.work_done_progress.begin(token, begin)
+    else:
+        ls.work_done_progress.report(token, types.WorkDoneProgressReport(percentage=percentage))
+
+
+def end_progress(ls: NoktaServer, uri: str) -> None:
+    token = ls.session.checking.pop(uri, None)
+    if token is not None:
+        ls.work_done_progress.end(token, types.WorkDoneProgressEnd())
 
 
 def clear(ls: NoktaServer, uri: str) -> None:
-    """Remove a closed document's pushed diagnostics."""
+    """Remove a closed document's pushed diagnostics and progress."""
+    end_progress(ls, uri)
     if not ls.session.capabilities.pull_diagnostics:
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 

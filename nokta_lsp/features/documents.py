@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from . import diagnostics
-from .own_edits import note_own_edits, offered_spellings
+from .own_edits import note_own_edits
 
 if TYPE_CHECKING:
     from ..server import NoktaServer
@@ -27,7 +27,7 @@ def register(server: NoktaServer) -> None:
         if document is None:
             return
         changes = [(getattr(change, "range", None), change.text) for change in params.content_changes]
-        note_own_edits(document, changes, offered_spellings(session.last_findings(uri)), session.codec)
+        note_own_edits(document, changes, session.offered(uri), session.codec)
         session.change(uri, params.text_document.version, changes)
         ls.scheduler.schedule(uri)
 

@@ -4,25 +4,15 @@ never count as the writer's evidence."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Set
 from typing import Any
 
 from nokta_model.spans import word_spans
 
-from ..checker import Finding
 from ..documents import Codec, Document
 
 
-def offered_spellings(line_findings: Iterable[tuple[Finding, ...]]) -> set[str]:
-    return {
-        spelling
-        for row in line_findings
-        for finding in row
-        for spelling in (finding.replacement, *(text for text, _ in finding.alternatives))
-    }
-
-
-def applied_spellings(document: Document, changes: list[tuple[Any, str]], offered: set[str], codec: Codec) -> set[str]:
+def applied_spellings(document: Document, changes: list[tuple[Any, str]], offered: Set[str], codec: Codec) -> set[str]:
     """The offered spellings that single-line ``changes`` (not yet applied) complete."""
     applied: set[str] = set()
     edited: dict[int, str] = {}  # line -> its text after the changes so far
@@ -44,7 +34,7 @@ def applied_spellings(document: Document, changes: list[tuple[Any, str]], offere
     return applied
 
 
-def note_own_edits(document: Document, changes: list[tuple[Any, str]], offered: set[str], codec: Codec) -> None:
+def note_own_edits(document: Document, changes: list[tuple[Any, str]], offered: Set[str], codec: Codec) -> None:
     """Add the spellings nokta offered that ``changes`` write to ``document.written``."""
     applied = applied_spellings(document, changes, offered, codec)
     if applied - document.written:
