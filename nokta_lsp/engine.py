@@ -79,7 +79,8 @@ class Engine:
     ) -> None:
         """Load ``(backend, modelPath, device)`` in a thread; ``done`` gets the outcome.
 
-        ``interim`` is called when a stand-in model serves while the configured one loads.
+        ``interim`` is called (in the loading thread) when a stand-in model serves; the
+        configured one is loaded when it returns.
         """
         self.key = key
         self.loading.set()

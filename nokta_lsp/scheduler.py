@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
@@ -31,6 +32,8 @@ class Scheduler:
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._waiters: dict[str, list[asyncio.Future[None]]] = {}
         self._in_flight: dict[str, int] = {}  # analyses submitted and not finished, per document
+        self.idle = threading.Event()  # set while nothing is scheduled or running
+        self.idle.set()
         self._loop: asyncio.AbstractEventLoop | None = None
 
     @property
@@ -46,16 +49,23 @@ class Scheduler:
             timer.cancel()
         delay = self.session.settings.debounceMs / 1000 if delay_s is None else delay_s
         self._timers[uri] = self.loop.call_later(delay, self._submit, uri)
+        self.idle.clear()
 
     def schedule_all(self, delay_s: float = 0.0) -> None:
         for uri in self.session.uris():
             self.schedule(uri, delay_s)
+        self._note_idle()
+
+    def _note_idle(self) -> None:
+        if not self._timers and not self._in_flight:
+            self.idle.set()
 
     def forget(self, uri: str) -> None:
         timer = self._timers.pop(uri, None)
         if timer is not None:
             timer.cancel()
         self._wake(uri)
+        self._note_idle()
 
     def _settled(self, uri: str) -> bool:
         """Analysed to the end, with nothing scheduled or running (after a settings or model change)."""
@@ -79,6 +89,7 @@ class Scheduler:
         self._timers.pop(uri, None)
         snapshot = self.session.snapshot(uri)
         if snapshot is None:
+            self._note_idle()
             return
         self._in_flight[uri] = self._in_flight.get(uri, 0) + 1
         future = self.loop.run_in_executor(self._executor, self._run, snapshot)
@@ -104,6 +115,7 @@ class Scheduler:
         self._in_flight[uri] -= 1
         if not self._in_flight[uri]:
             del self._in_flight[uri]
+        self._note_idle()
         if done.cancelled():
             return
         if done.exception() is not None:

@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: At most this long the stand-in model checks the open documents alone at start-up.
+STAND_IN_FIRST_S = 10.0
+
 
 def apply_settings(ls: NoktaServer, raw: Any) -> None:
     """Take new settings (never raises); reload the model when its keys changed."""
@@ -62,7 +65,11 @@ def load_model(ls: NoktaServer) -> None:
         loop.call_soon_threadsafe(_model_loaded, ls, outcome, token)
 
     def interim() -> None:
+        """Let the stand-in check the open documents before the configured model's loading
+        competes with it for the CPU (and the GIL)."""
+        ls.scheduler.idle.clear()
         loop.call_soon_threadsafe(ls.refresh)
+        ls.scheduler.idle.wait(STAND_IN_FIRST_S)
 
     session.engine.start_loading(session.settings.model_key(), done, interim)
 
