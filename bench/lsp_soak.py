@@ -135,7 +135,7 @@ async def measure(options: dict, edits: int) -> dict:
     final_ok = all([await final_diagnostics(bench, uri, version) for uri, version in zip(uris, versions)])
     rss["end"], peak = rss_mb(bench.pid), rss_mb(bench.pid, "VmHWM")
     await bench.stop()
-    published = [(bench.published[key][0] - at) * 1000 for key, at in sent.items() if key in bench.published]
+    published = [(bench.first_arrival[key] - at) * 1000 for key, at in sent.items() if key in bench.first_arrival]
     after_warm_up = [value for key, value in rss.items() if key != "end" and key > warm_up]
     return {
         "documents": DOCUMENTS,
