@@ -103,7 +103,7 @@ class Scheduler:
         def hand_back(partial: Analysis) -> None:
             loop.call_soon_threadsafe(self._partial, snapshot, partial)
 
-        run = Run(lambda: not self.session.is_current(snapshot), self.session.typing, hand_back)
+        run = Run(lambda: not self.session.is_current(snapshot), hand_back)
         return analyse(snapshot, run)
 
     def _partial(self, snapshot: Snapshot, partial: Analysis) -> None:

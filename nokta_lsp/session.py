@@ -8,7 +8,6 @@ Mutated only on the event loop (handlers); the analysis worker gets an immutable
 from __future__ import annotations
 
 import logging
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,8 +25,6 @@ from .settings import Settings, parse_settings
 
 log = logging.getLogger(__name__)
 
-#: Seconds after an edit during which the writer counts as typing.
-TYPING_S = 2.0
 #: Suggestions kept for lines no longer open (undo, moved text), beyond the open lines.
 CACHE_HISTORY = 5_000
 
@@ -72,7 +69,6 @@ class Session:
         self._completed: dict[str, tuple[int, str]] = {}  # the last complete one's version and result id
         self._skipped: set[str] = set()  # too big to check: warned once
         self._settings_warnings: set[str] = set()  # shown for the settings now in force
-        self._last_edit = -TYPING_S
         #: Work-done progress tokens of documents whose analysis is published in parts.
         self.checking: dict[str, str] = {}
 
@@ -119,11 +115,6 @@ class Session:
 
     def change(self, uri: str, version: int, changes: list[tuple[Any, str]]) -> None:
         self.documents.change(uri, version, changes)
-        self._last_edit = time.monotonic()
-
-    def typing(self) -> bool:
-        """Whether a document was edited a moment ago (read from the worker too)."""
-        return time.monotonic() - self._last_edit < TYPING_S
 
     def close(self, uri: str) -> None:
         self.documents.close(uri)
