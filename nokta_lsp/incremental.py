@@ -73,9 +73,8 @@ def writer_view(line: str, written: frozenset[str]) -> str:
 
 
 def derivation_key(context: Context) -> tuple[Hashable, ...]:
-    """What rows depend on besides their lines and the words nokta wrote (not the model,
-    thresholds or severity)."""
-    return (context.masker, context.options.max_line_length)
+    """What rows depend on besides their lines (not the model, thresholds or severity)."""
+    return (context.masker, context.written, context.options.max_line_length)
 
 
 def changed_region(old: Sequence[str], new: Sequence[str]) -> tuple[int, int, int]:
@@ -172,8 +171,8 @@ class DocumentAnalysis:
 
     def _rewritten(self, context: Context) -> None:
         """The words nokta wrote changed: derive again the rows that have one (the writer's view)."""
-        words = context.written ^ self.context.written if self.context else context.written
-        self.context = context
+        assert self.context is not None
+        words, self.context = context.written ^ self.context.written, context
         self._bump()
         for row in range(self.derived):
             line = self.lines[row]
@@ -185,7 +184,7 @@ class DocumentAnalysis:
 
     def _restart(self, context: Context) -> None:
         old, self.context, self.first = self.context, context, None
-        if old is None or derivation_key(old) != derivation_key(context) or old.written != context.written:
+        if old is None or derivation_key(old) != derivation_key(context):
             self.rows, self.derived = [None] * len(self.lines), 0
         self.stale, self.scan = [True] * len(self.lines), 0
         self.urgent = list(reversed(range(min(len(self.lines), URGENT_ROWS))))

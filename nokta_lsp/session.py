@@ -64,7 +64,7 @@ class Session:
         self.engine = Engine()
         self.dictionary = Dictionary()
         self.root: str | None = None
-        self._analyses: dict[str, DocumentAnalysis] = {}  # touched by the analysis worker only
+        self._analyses: dict[str, DocumentAnalysis] = {}  # each changed by the analysis worker only
         self._results: dict[str, tuple[int, Analysis]] = {}  # the last analysis and its version
         self._completed: dict[str, tuple[int, str]] = {}  # the last complete one's version and result id
         self._skipped: set[str] = set()  # too big to check: warned once
