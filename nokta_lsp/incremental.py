@@ -173,7 +173,6 @@ class DocumentAnalysis:
         """The words nokta wrote changed: derive again the rows that have one (the writer's view)."""
         assert self.context is not None
         words, self.context = context.written ^ self.context.written, context
-        self._bump()
         for row in range(self.derived):
             line = self.lines[row]
             if not line.isascii() and any(word in line for word in words):
@@ -188,7 +187,8 @@ class DocumentAnalysis:
             self.rows, self.derived = [None] * len(self.lines), 0
         self.stale, self.scan = [True] * len(self.lines), 0
         self.urgent = list(reversed(range(min(len(self.lines), URGENT_ROWS))))
-        self._bump()
+        if old is None:
+            self._bump()  # a new result id for a document's first analysis; later ones change with the findings
 
     def _bump(self) -> None:
         self.result_id = str(next(_generations))
