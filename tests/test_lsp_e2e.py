@@ -256,3 +256,22 @@ async def test_invalid_settings_fall_back_to_defaults_with_a_warning(client: Lan
     await diagnostics_for(client, "file:///t.txt", 1)
     shown = [m.message for m in client.messages if "nokta.severity" in m.message]
     assert len(shown) == 1
+
+
+async def test_a_long_document_is_published_top_first_with_progress(client: LanguageClient):
+    await initialize(client)
+    uri = "file:///long.txt"
+    open_document(client, uri, "\n".join("cok" if n % 1000 == 0 else "hava" for n in range(10_000)))
+
+    def checking() -> list[list]:
+        return [values for token, values in client.progress_reports.items() if str(token).startswith("nokta-check")]
+
+    for _ in range(400):
+        published = [p for p in client.publish_log if p.uri == uri and p.version == 1]
+        if published and len(published[-1].diagnostics) == 10 and checking() and checking()[0][-1].kind == "end":
+            break
+        await asyncio.sleep(0.05)
+    first, last = published[0].diagnostics, published[-1].diagnostics
+    assert [d.range.start.line for d in last] == list(range(0, 10_000, 1000))
+    assert 0 < len(first) < len(last)  # the top, before the rest
+    assert checking()[0][0].title == "Checking with nokta" and checking()[0][-1].kind == "end"
