@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     configure_logging(args.log_file, args.verbose)
     from .handlers import build_server
-    from .stdio import serve_stdio
+    from .transport import serve_stdio, shutdown_requested
 
     sys.setswitchinterval(0.001)  # the message loop gets the GIL back from analysis within 1 ms
     server = build_server()
@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
         server.start_tcp(host, int(port))
     else:
         serve_stdio(server)
-    _exit_now(0 if server.protocol._shutdown else 1)  # LSP: 1 when exit came without shutdown
+    _exit_now(0 if shutdown_requested(server) else 1)
     return 0
 
 

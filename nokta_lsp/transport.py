@@ -1,8 +1,13 @@
-"""The only module that reaches into pygls' protocol internals.
+"""The only module that reaches into pygls' internals.
 
 pygls' protocol, with documents kept only by the session (once, not twice), requests
 whose parameters cannot be read answered with an error, and messages already
 serialised as JSON text (diagnostics) written as they are.
+
+Serving over stdin/stdout reads the pipe on the event loop: pygls' own stdio reader
+reads every header line and body in a thread pool, several thread hand-offs per
+message, each of which can wait for the analysis thread to let go of the GIL. pygls'
+reader is the fallback when stdin is not a pipe (a file or a terminal).
 """
 
 from __future__ import annotations
@@ -10,14 +15,20 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+import logging
+import sys
+import threading
 from typing import Any, TypeVar
 
 from lsprotocol import types
+from pygls.io_ import StdoutWriter, run_async
+from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import JsonRPCNotification
 from pygls.protocol.language_server import lsp_method
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 class NoktaProtocol(LanguageServerProtocol):
@@ -79,3 +90,62 @@ class NoktaProtocol(LanguageServerProtocol):
             task = asyncio.ensure_future(written)
             self._pending_writes.add(task)
             task.add_done_callback(self._pending_writes.discard)
+
+
+class PipeReader:
+    """``readline``/``readexactly`` as pygls' message loop wants them; EOF reads as b""."""
+
+    def __init__(self, stream: asyncio.StreamReader):
+        self.stream = stream
+
+    async def readline(self) -> bytes:
+        try:
+            return await self.stream.readline()
+        except ValueError:  # a line longer than the stream's limit: skipped, not a header
+            return b"(skipped)\n"
+
+    async def readexactly(self, n: int) -> bytes:
+        try:
+            return await self.stream.readexactly(n)
+        except asyncio.IncompleteReadError as error:
+            return error.partial
+
+
+async def _serve(server: LanguageServer) -> bool:
+    """Serve until exit or end of input; False when stdin cannot be read as a pipe."""
+    loop = asyncio.get_running_loop()
+    stream = asyncio.StreamReader(limit=2**20)
+    try:
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stream), sys.stdin.buffer)
+    except (ValueError, OSError) as error:
+        log.info("stdin is not a pipe (%s): using pygls' reader", error)
+        return False
+    server._stop_event = stop_event = threading.Event()
+    server.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
+    await run_async(
+        stop_event=stop_event,
+        reader=PipeReader(stream),
+        protocol=server.protocol,
+        logger=log,
+        error_handler=server.report_server_error,
+    )
+    return True
+
+
+def serve_stdio(server: LanguageServer) -> None:
+    try:
+        served = asyncio.run(_serve(server))
+    except BrokenPipeError:
+        log.error("the client closed the connection")
+        served = True
+    except (KeyboardInterrupt, SystemExit):
+        served = True
+    if served:
+        server.shutdown()
+    else:
+        server.start_io()
+
+
+def shutdown_requested(server: LanguageServer) -> bool:
+    """Whether the client sent ``shutdown`` before ``exit`` (LSP: exit code 0, else 1)."""
+    return bool(server.protocol._shutdown)
