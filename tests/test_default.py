@@ -9,6 +9,7 @@ import torch
 from nokta_model.alphabet import AMBIGUOUS_LOWER
 from nokta_model.charctx import ContextModel
 from nokta_model.default import DefaultRestorer, Weights
+from nokta_model.default import restorer as default_restorer
 from nokta_model.neural import NeuralRestorer
 from nokta_model.neural.config import ModelConfig
 from nokta_model.neural.model import CharTagger
@@ -19,6 +20,7 @@ from tests.tiny_corpus import write_tiny_corpus
 TRAIN = [
     "Yaşa ülkem, yaşa!", "Bu yasa meclisten geçti.", "Yeni yasa yürürlüğe girdi.", "Hava çok güzel bugün.",
     "Geldin mi?", "Bu iyi mi?", "Kötü mü?", "Olmuş mu?", "Gol atıldı.", "Dağdaki gölü gördük.",
+    "Sabah süt içtik.", "Bir gün süt aldık.", "Bir sut gördük.",
 ] * 3  # fmt: skip
 LEXICON = ["ışık", "mı", "mi", "mu", "mü", "kötü", "golü", "gölü"]
 
@@ -106,6 +108,16 @@ def test_a_word_typed_with_a_turkish_letter_keeps_its_other_letters(ngram, conte
     line = "Dağdaki golü gördük."
     assert default(ngram, context, FixedNetwork(0.5), typed_word=20.0).restore([line]) == [line]
     assert default(ngram, context, FixedNetwork(0.5)).restore([line]) == ["Dağdaki gölü gördük."]
+
+
+def test_letter_models_weigh_less_where_no_neighbour_was_counted_beside_the_word(ngram, context, monkeypatch):
+    # süt is counted twice as often as sut; the network leans to sut by logit(0.25) (1.1),
+    # more than the counts' log ratio (0.7) at full weight, less at half weight.
+    line = "Zzz sut zzz."
+    restorer = default(ngram, context, FixedNetwork(0.25), context=0.0, network=1.0)
+    assert restorer.restore([line]) == ["Zzz süt zzz."]
+    monkeypatch.setattr(default_restorer, "UNATTESTED_LETTER_SCALE", 1.0)
+    assert restorer.restore([line]) == ["Zzz sut zzz."]
 
 
 def test_a_capital_i_stays_undotted_in_a_word_the_lexicon_has_not_seen(ngram, context):

@@ -31,6 +31,10 @@ from .weights import Weights
 UNSEEN_ALTERNATIVES = 4
 UNSEEN_CONTEXT = 48  # letters of context the network sees either side of an unseen word
 COMPETING_CONTEXT = 16  # … and of a word with several attested spellings
+#: Scale of the letter models' scores of a word none of whose spellings was counted next
+#: to a neighbour: there the word counts alone decide in the trigram model, and the
+#: letter models weigh less against them (tune split: 324 word errors at 1.0, 317 at 0.5).
+UNATTESTED_LETTER_SCALE = 0.5
 
 
 class LetterModel(Protocol):
@@ -84,9 +88,10 @@ class DefaultRestorer(Restorer):
         typed_line = not line.isascii() and any(
             spelling_mask(p.key, line[t.start : t.end]) for t, p in zip(tokens, lexicon)
         )
+        attested = self.ngram.attested_neighbours(lexicon)
         positions = [
-            self._position(line[t.start : t.end], t.start, known, network, context, typed_line)
-            for t, known in zip(tokens, lexicon)
+            self._position(line[t.start : t.end], t.start, known, network, context, typed_line, seen)
+            for t, known, seen in zip(tokens, lexicon, attested)
         ]
         if self.weights.particle_harmony:
             positions = self._with_particle_harmony(positions)
@@ -100,6 +105,7 @@ class DefaultRestorer(Restorer):
         network: np.ndarray | None,
         context: np.ndarray,
         typed_line: bool,
+        attested: bool,
     ) -> Position:
         free = np.flatnonzero(free_positions(text)[:MAX_MASK_BITS])
         if not len(free) or (len(lexicon.ids) < 2 and not lexicon.unseen):
@@ -113,7 +119,8 @@ class DefaultRestorer(Restorer):
         scorers = [(weights.context, letter_scorer(free, context_logits))]
         if weights.network and network is not None:
             scorers.append((weights.network, letter_scorer(free, _logit(network[start + free]))))
-        emissions = [sum(weight * score(mask) for weight, score in scorers) for mask in lexicon.masks]
+        scale = 1.0 if attested else UNATTESTED_LETTER_SCALE
+        emissions = [scale * sum(weight * score(mask) for weight, score in scorers) for mask in lexicon.masks]
         typed = spelling_mask(key, text) or 0
         evidence = self._typed_evidence(lexicon, typed, typed_line)
         if evidence:

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import math
 import threading
-from itertools import islice
+from itertools import islice, pairwise
 from pathlib import Path
 
-from ..lattice import UNK, Position, line_rankings, sentence_positions
+import numpy as np
+
+from ..lattice import BOS, EOS, UNK, Position, line_rankings, sentence_positions
 from ..restorer import Ranking, Restorer
 from ..spans import Span, word_parts
 from ..words import ambiguous_positions, spelling_mask, token_key, token_spans
 from .arcs import score_windows
 from .artifact import DEFAULT_ARTIFACT, load_model
 from .lm import LanguageModel
+from .tables import ID_BITS
 
 MAX_UNSEEN_ALTERNATIVES = 4
 MIN_STEM = 3  # shortest known prefix trusted to spell an unseen word's stem
@@ -85,6 +88,17 @@ class NgramRestorer(Restorer):
     def arc_scores(self, sentences: list[list[Position]]) -> list[dict]:
         """Trigram log scores of every arc the decoding of each sentence's lattice needs."""
         return score_windows(self.model, sentences)
+
+    def attested_neighbours(self, words: list[Position]) -> list[bool]:
+        """For each word of a sentence, whether any of its spellings was counted next to
+        any spelling of the word before or after it (the sentence's ends included)."""
+        padded = [Position([BOS]), *words, Position([EOS])]
+        neighbours = list(pairwise(padded))
+        packed = [(u << ID_BITS) | v for left, right in neighbours for u in left.ids for v in right.ids]
+        counted = self.model.bigrams.get(np.array(packed, dtype=np.int64), 0) > 0
+        ends = np.cumsum([len(left.ids) * len(right.ids) for left, right in neighbours]).tolist()
+        pair_seen = [bool(counted[start:end].any()) for start, end in zip([0, *ends], ends)]
+        return [before or after for before, after in pairwise(pair_seen)]
 
     def candidates(self, texts: list[str]) -> list[Position]:
         """Lattice slots of (``model_lower``-ed) tokens; each distinct token text is looked up once."""
