@@ -10,6 +10,7 @@ from nokta_model.alphabet import AMBIGUOUS_LOWER
 from nokta_model.charctx import ContextModel
 from nokta_model.default import DefaultRestorer, Weights
 from nokta_model.default import restorer as default_restorer
+from nokta_model.default.features import harmony_after_number, is_detached_suffix
 from nokta_model.neural import NeuralRestorer
 from nokta_model.neural.config import ModelConfig
 from nokta_model.neural.model import CharTagger
@@ -103,6 +104,19 @@ def test_the_question_particle_follows_the_vowel_harmony_of_the_word_before(ngra
     ]
 
 
+@pytest.mark.parametrize(
+    ("number", "vowel"),
+    [("0", "ı"), ("3", "ü"), ("6", "ı"), ("40", "ı"), ("1990", "ı"), ("100", "ü"), ("2000", "i"), ("5000000", "u")],
+)
+def test_a_suffix_after_a_number_takes_the_harmony_of_the_number_read_out(number, vowel):
+    assert harmony_after_number(number) == vowel
+
+
+def test_only_suffixes_that_no_word_spells_count_as_detached():
+    assert all(is_detached_suffix(key) for key in ("dir", "dim", "tir", "nin", "li", "lik", "si", "yi"))
+    assert not any(is_detached_suffix(key) for key in ("dik", "in", "i", "sin", "tur", "mi"))
+
+
 def test_a_word_typed_with_a_turkish_letter_keeps_its_other_letters(ngram, context):
     # The context prefers gölü here; the writer typed ü and left the o plain, so golü stays.
     line = "Dağdaki golü gördük."
@@ -148,6 +162,8 @@ def test_the_shipped_default_is_the_lattice_with_every_model():
         ("Istanbulca konusurlar.", "İstanbulca konuşurlar."),  # unseen: the letter models dot it
         ("Istanbulca konuşurlar.", "Istanbulca konuşurlar."),  # typed with Turkish letters: I is meant
         ("Calismayi bitirdi.Sonra eve gitti.", "Çalışmayı bitirdi.Sonra eve gitti."),
+        ("1990'li yillarda buyudu.", "1990'lı yıllarda büyüdü."),  # a suffix after a number: doksan
+        ('Adi "Sirlar Kitabi" dir.', 'Adı "Sırlar Kitabı" dır.'),  # a suffix written apart
     ],
 )
 def test_the_shipped_default_on_each_error_class(typed, meant):

@@ -3,7 +3,9 @@
 - Letter scorers: the log probability of a spelling mask under independent per-letter
   logits (the context model's, the network's).
 - The question particle (mi, mı, mu, mü and its inflections: misin, mıydı, müymüş …)
-  is written apart but follows the vowel harmony of the word before it.
+  is written apart but follows the vowel harmony of the word before it; so does a suffix
+  some writers put apart ("Kitabı" dır), and one after a number follows the number as
+  it is read out (1990'lı: doksan). One weight, ``particle_harmony``, scores all three.
 - The writer's own Turkish letters: a word typed with one keeps its other letters as
   typed, and on a line typed with Turkish letters a word typed without any is more
   likely meant so, when its typed form is a spelling counted in running text.
@@ -27,7 +29,13 @@ _PARTICLE_RE = re.compile(
     r"|yd[iu](?:m|n|k|n[iu]z|l[ae]r)?|ym[iu]s(?:[iu]m|s[iu]n|[iu]z|s[iu]n[iu]z|l[ae]r)?|yken"
     r")"
 )
+#: Detached suffixes with ı/i (case, genitive, copula, person, -lı/-lık, possessive), not
+#: the ones that would take a real word's place (dik, in, sin, tur) or a numeral (I).
+_DETACHED_SUFFIX_RE = re.compile(r"[dt]i[rm]?|nin|lik?|si|yi")
 _VOWELS = "aeıioöuü"
+_HIGH_VOWELS = "ıiuü"
+_UNITS_LAST_VOWEL = "ıiiüöeıiiu"  # sıfır, bir, iki, üç, dört, beş, altı, yedi, sekiz, dokuz
+_TENS_LAST_VOWEL = " oiuıiıiea"  # on, yirmi, otuz, kırk, elli, altmış, yetmiş, seksen, doksan
 #: The particle's vowel after each last vowel of the word before it.
 _HARMONY = {"a": "ı", "ı": "ı", "e": "i", "i": "i", "o": "u", "u": "u", "ö": "ü", "ü": "ü"}
 
@@ -48,16 +56,46 @@ def is_particle(key: str) -> bool:
     return _PARTICLE_RE.fullmatch(key) is not None
 
 
-def particle_disharmony(previous: Position, particle: Position) -> list[float]:
-    """For each spelling of the particle, 1.0 where its vowel breaks the harmony of the
-    word before it, else 0.0; all 0.0 when that word's spellings disagree on their last
-    vowel (or have none): then the lattice's other scores decide."""
+def is_detached_suffix(key: str) -> bool:
+    """Whether an ASCII token key is a suffix with ı or i that writers sometimes put apart
+    from its word (zorlanır dım, "Kitabı" dır, Club ı)."""
+    return _DETACHED_SUFFIX_RE.fullmatch(key) is not None
+
+
+def harmony_after_word(previous: Position) -> str | None:
+    """The high vowel (ı, i, u, ü) a suffix takes after the word at ``previous``; None
+    when its spellings disagree on their last vowel (or have none)."""
     last_vowels = {_last_vowel(spell(previous.key, mask)) for mask in previous.masks}
     last = last_vowels.pop() if len(last_vowels) == 1 else None
-    if last is None:
-        return [0.0] * len(particle.masks)
-    wanted = _HARMONY[last]
-    return [float(spell(particle.key, mask)[1] != wanted) for mask in particle.masks]
+    return None if last is None else _HARMONY[last]
+
+
+def harmony_after_number(digits: str) -> str | None:
+    """The high vowel a suffix takes after a number, as it is read out (1990'lı, 3'ü, 0'dır)."""
+    if not digits.isdigit():
+        return None
+    significant = digits.rstrip("0")
+    if not significant:
+        return "ı"  # sıfır
+    zeros = len(digits) - len(significant)
+    if zeros == 0:
+        last = _UNITS_LAST_VOWEL[int(significant[-1])]
+    elif zeros == 1:
+        last = _TENS_LAST_VOWEL[int(significant[-1])]
+    else:
+        last = "ü" if zeros == 2 else "i" if zeros < 6 else "o" if zeros < 9 else "a"  # yüz, bin, milyon, milyar
+    return _HARMONY[last]
+
+
+def disharmony(position: Position, wanted: str) -> list[float]:
+    """For each spelling of a suffix (or the particle), 1.0 where its first vowel is a high
+    one other than ``wanted``, else 0.0."""
+    return [float(_first_vowel(spell(position.key, mask)) not in ("", wanted)) for mask in position.masks]
+
+
+def _first_vowel(word: str) -> str:
+    vowel = next((ch for ch in word if ch in _VOWELS), "")
+    return vowel if vowel in _HIGH_VOWELS else ""
 
 
 def _last_vowel(word: str) -> str | None:

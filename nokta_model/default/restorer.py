@@ -14,6 +14,7 @@ model's. ``nokta train --backend default`` fits the weights on the tune split.
 
 from __future__ import annotations
 
+import re
 from itertools import islice
 from typing import Protocol
 
@@ -25,10 +26,20 @@ from ..ngram.model import NgramRestorer
 from ..restorer import Ranking, Restorer
 from ..spans import Span
 from ..words import MAX_MASK_BITS, spelling_mask, token_key, token_spans
-from .features import is_particle, letter_scorer, particle_disharmony, typed_spelling_flags
+from .features import (
+    disharmony,
+    harmony_after_number,
+    harmony_after_word,
+    is_detached_suffix,
+    is_particle,
+    letter_scorer,
+    typed_spelling_flags,
+)
 from .weights import Weights
 
 UNSEEN_ALTERNATIVES = 4
+_NUMBER_BEFORE_SUFFIX_RE = re.compile(r"(\d+)['’]$")
+_SUFFIX_GAP_RE = re.compile(r"[\s\"'“”‘’]+")
 UNSEEN_CONTEXT = 48  # letters of context the network sees either side of an unseen word
 COMPETING_CONTEXT = 16  # … and of a word with several attested spellings
 #: Scale of the letter models' scores of a word none of whose spellings was counted next
@@ -94,7 +105,7 @@ class DefaultRestorer(Restorer):
             for t, known, seen in zip(tokens, lexicon, attested)
         ]
         if self.weights.particle_harmony:
-            positions = self._with_particle_harmony(positions)
+            positions = self._with_vowel_harmony(line, tokens, positions)
         return positions
 
     def _position(
@@ -170,17 +181,18 @@ class DefaultRestorer(Restorer):
         emissions = [score(m) + (bonus if m == typed else 0.0) for m in masks]
         return Position([UNK] * len(masks), emissions, masks=masks, key=key)
 
-    def _with_particle_harmony(self, positions: list[Position]) -> list[Position]:
+    def _with_vowel_harmony(self, line: str, tokens: list[Span], positions: list[Position]) -> list[Position]:
+        """Penalise spellings of suffixes written apart out of harmony with what they follow."""
         out = list(positions)
-        for index in range(1, len(positions)):
-            particle = positions[index]
-            if len(particle.masks) < 2 or not is_particle(particle.key) or not positions[index - 1].key:
+        for index, position in enumerate(positions):
+            wanted = _wanted_harmony(line, tokens, positions, index) if len(position.masks) > 1 else None
+            penalties = [] if wanted is None else disharmony(position, wanted)
+            if len(set(penalties)) < 2:
                 continue
-            penalties = particle_disharmony(positions[index - 1], particle)
             emissions = [
-                particle.emission(i) - self.weights.particle_harmony * penalty for i, penalty in enumerate(penalties)
+                position.emission(i) - self.weights.particle_harmony * penalty for i, penalty in enumerate(penalties)
             ]
-            out[index] = Position(list(particle.ids), emissions, masks=list(particle.masks), key=particle.key)
+            out[index] = Position(list(position.ids), emissions, masks=list(position.masks), key=position.key)
         return out
 
     def _network_probabilities(
@@ -211,6 +223,22 @@ class DefaultRestorer(Restorer):
         fixed = self.ngram.stem_letters(key, typed)
         fixed.update((pos, True) for pos in range(len(key)) if typed >> pos & 1)
         return self.ngram.model.chars.twin_probabilities(key, fixed)
+
+
+def _wanted_harmony(line: str, tokens: list[Span], positions: list[Position], index: int) -> str | None:
+    """The high vowel the token at ``index`` takes: after a number and an apostrophe
+    (1990'lı) as the number is read out; the question particle, or a suffix written apart
+    from its word by a space or quotes ("Kitabı" dır), after the word before."""
+    start = tokens[index].start
+    number = _NUMBER_BEFORE_SUFFIX_RE.search(line, 0, start)
+    if number:
+        return harmony_after_number(number.group(1))
+    if index == 0 or not positions[index - 1].key:
+        return None
+    key, gap = positions[index].key, line[tokens[index - 1].end : start]
+    if is_particle(key) or (is_detached_suffix(key) and _SUFFIX_GAP_RE.fullmatch(gap)):
+        return harmony_after_word(positions[index - 1])
+    return None
 
 
 def _logit(p: np.ndarray) -> np.ndarray:
