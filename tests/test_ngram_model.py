@@ -43,8 +43,8 @@ def test_context_decides_between_attested_spellings(tiny_model):
 
 def test_attested_neighbours_say_whether_a_word_was_counted_beside_its_neighbours(tiny_model):
     restorer = NgramRestorer(tiny_model)
-    assert restorer.attested_neighbours(restorer.candidates(["bu", "yasa", "meclisten"])) == [True, True, True]
-    assert restorer.attested_neighbours(restorer.candidates(["zzz", "yasa", "zzz"])) == [False, False, False]
+    sentences = [restorer.candidates(["bu", "yasa", "meclisten"]), restorer.candidates(["zzz", "yasa", "zzz"])]
+    assert restorer.attested_neighbours(sentences) == [[True, True, True], [False, False, False]]
 
 
 def test_word_list_spellings_are_candidates(tiny_model):

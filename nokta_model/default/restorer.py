@@ -87,19 +87,26 @@ class DefaultRestorer(Restorer):
         lexicon = [list(islice(found, len(line_tokens))) for line_tokens in tokens]
         network = self._network_probabilities(lines, tokens, lexicon)
         context = self.context.twin_probabilities(lines)
+        attested = self.ngram.attested_neighbours(lexicon)
         sentences = [
-            sentence_positions(self._line_positions(*parts)) for parts in zip(lines, tokens, lexicon, network, context)
+            sentence_positions(self._line_positions(*parts))
+            for parts in zip(lines, tokens, lexicon, network, context, attested)
         ]
         scores = self.ngram.arc_scores(sentences)
         return [line_rankings(*parts, with_scores) for parts in zip(lines, spans, tokens, sentences, scores)]
 
     def _line_positions(
-        self, line: str, tokens: list[Span], lexicon: list[Position], network: np.ndarray | None, context: np.ndarray
+        self,
+        line: str,
+        tokens: list[Span],
+        lexicon: list[Position],
+        network: np.ndarray | None,
+        context: np.ndarray,
+        attested: list[bool],
     ) -> list[Position]:
         typed_line = not line.isascii() and any(
             spelling_mask(p.key, line[t.start : t.end]) for t, p in zip(tokens, lexicon)
         )
-        attested = self.ngram.attested_neighbours(lexicon)
         positions = [
             self._position(line[t.start : t.end], t.start, known, network, context, typed_line, seen)
             for t, known, seen in zip(tokens, lexicon, attested)

@@ -89,16 +89,18 @@ class NgramRestorer(Restorer):
         """Trigram log scores of every arc the decoding of each sentence's lattice needs."""
         return score_windows(self.model, sentences)
 
-    def attested_neighbours(self, words: list[Position]) -> list[bool]:
-        """For each word of a sentence, whether any of its spellings was counted next to
-        any spelling of the word before or after it (the sentence's ends included)."""
-        padded = [Position([BOS]), *words, Position([EOS])]
-        neighbours = list(pairwise(padded))
-        packed = [(u << ID_BITS) | v for left, right in neighbours for u in left.ids for v in right.ids]
+    def attested_neighbours(self, sentences: list[list[Position]]) -> list[list[bool]]:
+        """For each word of each sentence, whether any of its spellings was counted next to
+        any spelling of the word before or after it (the sentence's ends included); one
+        batched lookup."""
+        neighbours = [list(pairwise([Position([BOS]), *words, Position([EOS])])) for words in sentences]
+        pairs = [pair for sentence in neighbours for pair in sentence]
+        packed = [(u << ID_BITS) | v for left, right in pairs for u in left.ids for v in right.ids]
         counted = self.model.bigrams.get(np.array(packed, dtype=np.int64), 0) > 0
-        ends = np.cumsum([len(left.ids) * len(right.ids) for left, right in neighbours]).tolist()
-        pair_seen = [bool(counted[start:end].any()) for start, end in zip([0, *ends], ends)]
-        return [before or after for before, after in pairwise(pair_seen)]
+        ends = np.cumsum([len(left.ids) * len(right.ids) for left, right in pairs]).tolist()
+        seen = iter(bool(counted[start:end].any()) for start, end in zip([0, *ends], ends))
+        pair_seen = [[next(seen) for _ in sentence] for sentence in neighbours]
+        return [[before or after for before, after in pairwise(sentence)] for sentence in pair_seen]
 
     def candidates(self, texts: list[str]) -> list[Position]:
         """Lattice slots of (``model_lower``-ed) tokens; each distinct token text is looked up once."""
