@@ -45,6 +45,8 @@ def test_attested_neighbours_say_whether_a_word_was_counted_beside_its_neighbour
     restorer = NgramRestorer(tiny_model)
     sentences = [restorer.candidates(["bu", "yasa", "meclisten"]), restorer.candidates(["zzz", "yasa", "zzz"])]
     assert restorer.attested_neighbours(sentences) == [[True, True, True], [False, False, False]]
+    assert restorer.attested_neighbours([]) == []
+    assert restorer.attested_neighbours([[]]) == [[]]
 
 
 def test_word_list_spellings_are_candidates(tiny_model):

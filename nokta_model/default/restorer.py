@@ -39,6 +39,7 @@ from .weights import Weights
 
 UNSEEN_ALTERNATIVES = 4
 _NUMBER_BEFORE_SUFFIX_RE = re.compile(r"(\d+)['’]$")
+_NUMBER_REACH = 24  # characters before a suffix searched for its number
 _SUFFIX_GAP_RE = re.compile(r"[\s\"'“”‘’]+")
 UNSEEN_CONTEXT = 48  # letters of context the network sees either side of an unseen word
 COMPETING_CONTEXT = 16  # … and of a word with several attested spellings
@@ -237,7 +238,7 @@ def _wanted_harmony(line: str, tokens: list[Span], positions: list[Position], in
     (1990'lı) as the number is read out; the question particle, or a suffix written apart
     from its word by a space or quotes ("Kitabı" dır), after the word before."""
     start = tokens[index].start
-    number = _NUMBER_BEFORE_SUFFIX_RE.search(line, 0, start)
+    number = _NUMBER_BEFORE_SUFFIX_RE.search(line, max(0, start - _NUMBER_REACH), start)
     if number:
         return harmony_after_number(number.group(1))
     if index == 0 or not positions[index - 1].key:

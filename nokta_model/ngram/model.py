@@ -93,12 +93,15 @@ class NgramRestorer(Restorer):
         """For each word of each sentence, whether any of its spellings was counted next to
         any spelling of the word before or after it (the sentence's ends included); one
         batched lookup."""
+        if not sentences:
+            return []
         neighbours = [list(pairwise([Position([BOS]), *words, Position([EOS])])) for words in sentences]
         pairs = [pair for sentence in neighbours for pair in sentence]
         packed = [(u << ID_BITS) | v for left, right in pairs for u in left.ids for v in right.ids]
         counted = self.model.bigrams.get(np.array(packed, dtype=np.int64), 0) > 0
-        ends = np.cumsum([len(left.ids) * len(right.ids) for left, right in pairs]).tolist()
-        seen = iter(bool(counted[start:end].any()) for start, end in zip([0, *ends], ends))
+        sizes = [len(left.ids) * len(right.ids) for left, right in pairs]  # each at least 1
+        starts = np.cumsum([0, *sizes[:-1]])
+        seen = iter(np.logical_or.reduceat(counted, starts).tolist())
         pair_seen = [[next(seen) for _ in sentence] for sentence in neighbours]
         return [[before or after for before, after in pairwise(sentence)] for sentence in pair_seen]
 
