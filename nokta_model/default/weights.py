@@ -16,7 +16,7 @@ class Weights:
     unseen_network: float = 0.5  # letter logit weights for words the lexicon lacks
     unseen_counted: float = 0.5
     unseen_context: float = 0.0
-    particle_harmony: float = 0.0  # penalty of a question particle out of harmony with the word before
+    particle_harmony: float = 0.0  # penalty of a question particle or a suffix written apart out of harmony
     typed_word: float = 0.0  # bonus of the as-typed spelling of a word typed with a Turkish letter
     typed_line: float = 0.0  # bonus of a counted as-typed spelling on a line typed with Turkish letters
     typed_unseen: float = 0.0  # … and of an unseen word as typed on such a line
