@@ -89,9 +89,8 @@ class Restorer(ABC):
         changes = [_changed_words(line, ranks) for line, ranks in zip(prepared, rankings)]
         best = [model_lower(spelled[0][0]) for words in changes for _, spelled in words]
         typed = [line.lowered[span.start : span.end] for line, words in zip(prepared, changes) for span, _ in words]
-        counts = iter(self.counts(best + typed))
-        best_counts = [next(counts) for _ in best]
-        found = iter(zip(best_counts, counts))
+        counts = self.counts(best + typed)
+        found = iter(zip(counts[: len(best)], counts[len(best) :]))
         return [
             [_suggestion(line, span, spelled, *next(found)) for span, spelled in words]
             for line, words in zip(prepared, changes)

@@ -88,10 +88,10 @@ class DefaultRestorer(Restorer):
         lexicon = [list(islice(found, len(line_tokens))) for line_tokens in tokens]
         network = self._network_probabilities(lines, tokens, lexicon)
         context = self.context.twin_probabilities(lines)
-        attested = self.ngram.attested_neighbours(lexicon)
+        beside_neighbours = self.ngram.attested_neighbours(lexicon)
         sentences = [
             sentence_positions(self._line_positions(*parts))
-            for parts in zip(lines, tokens, lexicon, network, context, attested)
+            for parts in zip(lines, tokens, lexicon, network, context, beside_neighbours)
         ]
         scores = self.ngram.arc_scores(sentences)
         return [line_rankings(*parts, with_scores) for parts in zip(lines, spans, tokens, sentences, scores)]
@@ -103,14 +103,14 @@ class DefaultRestorer(Restorer):
         lexicon: list[Position],
         network: np.ndarray | None,
         context: np.ndarray,
-        attested: list[bool],
+        beside_neighbours: list[bool],
     ) -> list[Position]:
         typed_line = not line.isascii() and any(
             spelling_mask(p.key, line[t.start : t.end]) for t, p in zip(tokens, lexicon)
         )
         positions = [
-            self._position(line[t.start : t.end], t.start, known, network, context, typed_line, seen)
-            for t, known, seen in zip(tokens, lexicon, attested)
+            self._position(line[t.start : t.end], t.start, known, network, context, typed_line, beside)
+            for t, known, beside in zip(tokens, lexicon, beside_neighbours)
         ]
         if self.weights.particle_harmony:
             positions = self._with_vowel_harmony(line, tokens, positions)
@@ -124,7 +124,7 @@ class DefaultRestorer(Restorer):
         network: np.ndarray | None,
         context: np.ndarray,
         typed_line: bool,
-        attested: bool,
+        beside_neighbour: bool,  # a spelling of the word was counted next to a neighbour's
     ) -> Position:
         free = np.flatnonzero(free_positions(text)[:MAX_MASK_BITS])
         if not len(free) or (len(lexicon.ids) < 2 and not lexicon.unseen):
@@ -138,7 +138,7 @@ class DefaultRestorer(Restorer):
         scorers = [(weights.context, letter_scorer(free, context_logits))]
         if weights.network and network is not None:
             scorers.append((weights.network, letter_scorer(free, _logit(network[start + free]))))
-        scale = 1.0 if attested else UNATTESTED_LETTER_SCALE
+        scale = 1.0 if beside_neighbour else UNATTESTED_LETTER_SCALE
         emissions = [scale * sum(weight * score(mask) for weight, score in scorers) for mask in lexicon.masks]
         typed = spelling_mask(key, text) or 0
         evidence = self._typed_evidence(lexicon, typed, typed_line)
