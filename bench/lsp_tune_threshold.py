@@ -129,8 +129,10 @@ def main() -> None:
     for ratio in SLIP_RATIOS:
         for min_count in SLIP_MIN_COUNTS:
             slip = {"slip_ratio": ratio, "slip_min_count": min_count}
-            alarms = at("correct", threshold, defaults.strictConfidenceThreshold, **slip)
-            mixed = score_restoration(texts["mixed"], texts["correct"], flags(at("mixed", threshold, strict, **slip)))
+            strict_default = defaults.strictConfidenceThreshold
+            alarms = at("correct", threshold, strict_default, **slip)
+            mixed_flags = flags(at("mixed", threshold, strict_default, **slip))
+            mixed = score_restoration(texts["mixed"], texts["correct"], mixed_flags)
             slip_rows.append(
                 {
                     **slip,
