@@ -2,7 +2,8 @@
 
 A flag is ``(line, start, end, replacement)`` in code points. On correct text every flag
 is a false alarm. On asciified text a word "needs a change" when its gold spelling
-(circumflexes folded) differs from the ASCII one; a word counts as flagged when a flag
+differs from the typed one, circumflexes folded in both (a slipped text keeps the
+circumflexes of the words it did not slip: ``Hâlbuki`` needs no change); a word counts as flagged when a flag
 overlaps it, and a flag is exactly right when its replacement equals the gold letters
 under it. Words are maximal letter runs with apostrophe suffixes, as in
 shared/bench/README.md.
@@ -50,11 +51,11 @@ def score_restoration(ascii_lines: Sequence[str], gold_lines: Sequence[str], fla
         by_line.setdefault(flag[0], []).append(flag)
     words = need = flagged = exact = 0
     for row, (ascii_line, gold_line) in enumerate(zip(ascii_lines, gold_lines)):
-        gold = fold_circumflex(gold_line)
+        gold, typed = fold_circumflex(gold_line), fold_circumflex(ascii_line)
         line_flags = by_line.get(row, [])
         for match in SCORED_WORD_RE.finditer(ascii_line):
             words += 1
-            if gold[match.start() : match.end()] == match.group():
+            if gold[match.start() : match.end()] == typed[match.start() : match.end()]:
                 continue
             need += 1
             if any(start < match.end() and match.start() < end for _, start, end, _ in line_flags):
