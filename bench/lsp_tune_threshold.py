@@ -16,10 +16,11 @@ only on ``threshold``. Reports the highest ``threshold`` whose ascii recall stay
 with exactness ≥ 0.97, and for the server's default ``threshold`` the lowest ``strict``
 whose false alarms on correct text are ≤ 0.5 per 2,000 words (half the issue's target,
 as a margin), else the highest. At the default thresholds it then grids the slip rule's
-two parameters and reports the quietest (fewest false alarms on correct text) whose
-``mixed`` recall reaches 0.90: the target is 0.85, and text harder than the dev lines
-needs the margin. Also lists the false alarms left at the server's defaults, by kind
-(most are real errors in the dev text).
+two parameters and reports the quietest (fewest false alarms on correct text, then the
+highest ``mixed`` recall) with which every human-written dev file's ``mixed`` recall
+reaches 0.85, the issue's target per file (the dev lines of all files together are
+easier: the machine-written ones are regular). Also lists the false alarms left at the
+server's defaults, by kind (most are real errors in the dev text).
 
     python -m bench.lsp_tune_threshold [--model ngram] [--lines 5446]
 """
@@ -32,7 +33,7 @@ import random
 import time
 from pathlib import Path
 
-from bench.lsp_scoring import count_words, partly_asciified, score_restoration
+from bench.lsp_scoring import Flag, count_words, partly_asciified, score_restoration
 from bench.report import markdown_table
 from nokta_lsp.checker import (
     CheckOptions,
@@ -51,14 +52,15 @@ from nokta_model.prose import PLAIN
 
 THRESHOLDS = (0.9, 0.95, 0.98, 0.99)  # must hold the server's default
 STRICT = (0.98, 0.99, 0.999, 1.0)
-SLIP_RATIOS = (0.003, 0.01, 0.03, 0.1)
-SLIP_MIN_COUNTS = (1.0, 5.0, 20.0, 100.0, float("inf"))  # inf: no slip rule
-MIN_RECALL, MIN_EXACTNESS, MAX_ALARMS, SLIP_RECALL_GOAL = 0.93, 0.97, 0.5, 0.90
+SLIP_RATIOS = (0.003, 0.01, 0.02, 0.03, 0.05, 0.1)
+SLIP_MIN_COUNTS = (1.0, 2.0, 5.0, 20.0, 100.0, float("inf"))  # inf: no slip rule
+MIN_RECALL, MIN_EXACTNESS, MAX_ALARMS, SLIP_RECALL_GOAL = 0.93, 0.97, 0.5, 0.85
 
 
-def dev_lines(limit: int) -> list[str]:
-    """Every k-th dev line so all corpus files are represented, up to ``limit`` lines."""
-    lines = [line for _, line in split_lines(default_corpus_dir(), "dev")]
+def dev_lines(limit: int) -> list[tuple[str | None, str]]:
+    """Every k-th dev line so all corpus files are represented, up to ``limit`` lines,
+    each with its file's name when people wrote it (else None)."""
+    lines = [(f.name if f.human else None, line) for f, line in split_lines(default_corpus_dir(), "dev")]
     step = max(1, len(lines) // limit)
     return lines[::step][:limit]
 
@@ -70,8 +72,23 @@ def findings(texts: list[str], suggestions: list, options: CheckOptions) -> list
     ]
 
 
-def flags(findings: list[Finding]) -> list[tuple[int, int, int, str]]:
+def flags(findings: list[Finding]) -> list[Flag]:
     return [(f.line, f.start, f.end, f.replacement) for f in findings]
+
+
+def recall_by_file(names: list[str | None], typed: list[str], gold: list[str], found: list[Flag]) -> dict[str, float]:
+    """Recall over the words needing a change, per named file (rows of other files are left out)."""
+    rows: dict[str, list[int]] = {}
+    for row, name in enumerate(names):
+        if name is not None:
+            rows.setdefault(name, []).append(row)
+    recalls = {}
+    for name, file_rows in rows.items():
+        local = {row: i for i, row in enumerate(file_rows)}
+        file_flags = [(local[row], *rest) for row, *rest in found if row in local]
+        score = score_restoration([typed[r] for r in file_rows], [gold[r] for r in file_rows], file_flags)
+        recalls[name] = score.recall
+    return recalls
 
 
 def kind(finding: Finding, typed_rows: set[int]) -> str:
@@ -87,7 +104,8 @@ def main() -> None:
     args = parser.parse_args()
 
     rng = random.Random(6)
-    texts = {"correct": dev_lines(args.lines)}
+    names, correct = zip(*dev_lines(args.lines))
+    texts = {"correct": list(correct)}
     texts["ascii"] = [asciify(line) for line in texts["correct"]]
     texts["mixed"] = [partly_asciified(line, rng) for line in texts["correct"]]
     restorer = load_restorer(args.model)
@@ -133,15 +151,19 @@ def main() -> None:
             alarms = at("correct", threshold, strict_default, **slip)
             mixed_flags = flags(at("mixed", threshold, strict_default, **slip))
             mixed = score_restoration(texts["mixed"], texts["correct"], mixed_flags)
+            by_file = recall_by_file(list(names), texts["mixed"], texts["correct"], mixed_flags)
+            lowest = min(by_file, key=by_file.__getitem__)
             slip_rows.append(
                 {
                     **slip,
                     "per_2000_words": round(2000 * len(alarms) / words, 3),
                     "mixed_recall": round(mixed.recall, 4),
                     "mixed_exactness": round(mixed.exactness, 4),
+                    "lowest_file_recall": round(by_file[lowest], 4),
+                    "lowest_file": lowest,
                 }
             )
-    enough = [r for r in slip_rows if r["mixed_recall"] >= SLIP_RECALL_GOAL] or slip_rows
+    enough = [r for r in slip_rows if r["lowest_file_recall"] >= SLIP_RECALL_GOAL] or slip_rows
     best_slip = min(enough, key=lambda r: (r["per_2000_words"], -r["mixed_recall"]))
     left: dict[str, list[str]] = {}
     for finding in at("correct", threshold, defaults.strictConfidenceThreshold):
@@ -173,14 +195,25 @@ def main() -> None:
         f"highest threshold meeting the recall rule: {best_threshold}; at the default threshold {threshold}, ", end=""
     )
     print(f"strict: {strict}")
-    slip_cells = ["per_2000_words", "mixed_recall", "mixed_exactness"]
+    slip_cells = ["per_2000_words", "mixed_recall", "mixed_exactness", "lowest_file_recall"]
     print(
         markdown_table(
-            ["slip ratio", "slip min count", "false alarms / 2,000 words", "mixed recall", "mixed exactness"],
-            [[r["slip_ratio"], r["slip_min_count"], *(f"{r[c]:.3f}" for c in slip_cells)] for r in slip_rows],
+            [
+                "slip ratio",
+                "slip min count",
+                "false alarms / 2,000 words",
+                "mixed recall",
+                "mixed exactness",
+                "lowest human file's mixed recall",
+                "file",
+            ],
+            [
+                [r["slip_ratio"], r["slip_min_count"], *(f"{r[c]:.3f}" for c in slip_cells), r["lowest_file"]]
+                for r in slip_rows
+            ],
         )
     )
-    print(f"quietest slip rule reaching the recall goal: {best_slip}")
+    print(f"quietest slip rule reaching the recall goal in every human-written file: {best_slip}")
     print(json.dumps(result["false_alarms_left"], ensure_ascii=False, indent=1))
 
 

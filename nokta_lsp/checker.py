@@ -14,9 +14,10 @@ intended: "Boyle", "MGK'nin", "Immanuel"), its replacement is a spelling the res
 lexicon has seen (not a guess for an unknown word such as a foreign term), and it
 reaches ``strict_threshold`` (by default 1.0: the model knows no other spelling).
 Except for slips: a word whose typed form is (almost) never written while its restored
-form is (gorusme -> görüşme, Konusma -> Konuşma, COK -> ÇOK) was meant with its letters,
-and is held to ``threshold`` like the words of a fully ASCII line. A choice between two real words
-(oldu/öldü) is not a slip.
+form is (gorusme -> görüşme, Konusma -> Konuşma, COK -> ÇOK; a capital I there is the
+capital of ı, as the keyboard has İ: IYI is ıyı -> İYİ) was meant with its letters, and
+is held to ``threshold`` like the words of a fully ASCII line. A choice between two real
+words (oldu/öldü, adli/adlı) is not a slip.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ class CheckOptions:
     show_ambiguous: bool = False
     ignore: frozenset[str] = frozenset()  # ignored words (``dictionary.word_key``)
     max_line_length: int = 20_000
-    slip_ratio: float = 0.01  # a slip's typed form is at most this share of its replacement's count …
+    slip_ratio: float = 0.03  # a slip's typed form is at most this share of its replacement's count …
     slip_min_count: float = 5.0  # … which is at least this (both chosen by bench/lsp_tune_threshold.py)
 
 
@@ -180,7 +181,7 @@ def is_slip(suggestion: Suggestion, options: CheckOptions) -> bool:
 
 def to_finding(row: int, suggestion: Suggestion, options: CheckOptions, threshold: float) -> Finding | None:
     """The finding for one suggestion, or None when it is filtered out."""
-    if not suggestion.original.isascii():  # typed with a Turkish letter: trusted as written
+    if not suggestion.original.replace("’", "'").isascii():  # a Turkish letter typed in it: trusted as written
         return None
     if is_ignored(suggestion.original, options.ignore):
         return None

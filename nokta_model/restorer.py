@@ -38,7 +38,7 @@ class Suggestion:
     confidence: float
     alternatives: tuple[Alternative, ...]  # every candidate spelling, best first
     count: float = 0.0  # how often the backend's text has the replacement (``Restorer.counts``)
-    typed_count: float = 0.0  # … and the word as it was typed
+    typed_count: float = 0.0  # … and the word as it was typed (a capital I is ı on a line with non-ASCII letters)
 
     @property
     def attested(self) -> bool:
@@ -88,7 +88,7 @@ class Restorer(ABC):
         rankings = self._rank(prepared, with_scores=True)
         changes = [_changed_words(line, ranks) for line, ranks in zip(prepared, rankings)]
         best = [model_lower(spelled[0][0]) for words in changes for _, spelled in words]
-        typed = [line.lowered[span.start : span.end] for line, words in zip(prepared, changes) for span, _ in words]
+        typed = [_as_typed(line, span) for line, words in zip(prepared, changes) for span, _ in words]
         counts = self.counts(best + typed)
         found = iter(zip(counts[: len(best)], counts[len(best) :]))
         return [
@@ -173,6 +173,14 @@ def _suggestion(
         count=count,
         typed_count=typed_count,
     )
+
+
+def _as_typed(line: _Line, span: Span) -> str:
+    """The lower-case spelling the writer typed. On a line with non-ASCII letters the
+    keyboard had İ, so a capital I there is the capital of ı (``IYI`` is ıyı, never
+    written: a slip for İYİ); on an ASCII line it may stand for either."""
+    lowered = line.lowered[span.start : span.end]
+    return lowered if line.nfc.isascii() else _undotted(lowered, line.nfc[span.start : span.end])
 
 
 def _undotted(spelling: str, typed: str) -> str:

@@ -8,11 +8,21 @@ from hypothesis import strategies as st
 from lsprotocol import types
 
 from nokta_lsp.actions import quick_fixes
-from nokta_lsp.checker import CheckOptions, Finding, SuggestionCache, check, document_masker, restored_text
+from nokta_lsp.checker import (
+    CheckOptions,
+    Finding,
+    SuggestionCache,
+    check,
+    document_masker,
+    is_slip,
+    restored_text,
+)
 from nokta_lsp.diagnostics import ALTERNATIVE_FLOOR, finding_data
 from nokta_lsp.documents import Codec, Document, split_lines
 from nokta_lsp.settings import Settings, defaults_as_json, parse_settings
 from nokta_model.prose import FORMATS, PLAIN
+from nokta_model.restorer import Suggestion
+from nokta_model.spans import Span
 from tests.lsp.fake_restorer import FakeRestorer
 
 # --- settings ---------------------------------------------------------------------------
@@ -162,14 +172,40 @@ def test_a_slip_on_a_typed_line_needs_only_the_ascii_threshold():
     ]
 
 
+def test_a_word_with_a_typographic_apostrophe_is_checked_like_an_ascii_one():
+    findings = check(["Bu guzel’i", "Bu güzel’i"], PLAIN, FakeRestorer(), SuggestionCache(), CheckOptions())
+    assert [(f.line, f.original, f.replacement) for f in findings] == [(0, "guzel’i", "güzel’i")]
+
+
+def test_a_slip_is_a_typed_form_at_most_three_hundredths_as_common_as_its_replacement():
+    def counted(typed: str, replacement: str, typed_count: float, count: float) -> Suggestion:
+        span = Span(0, len(typed))
+        return Suggestion(span, typed, replacement, 1.0, (), count=count, typed_count=typed_count)
+
+    # corpus counts: üç 2,011 / uc 39 (1.9%) is a slip; adlı 2,115 / adli (judicial) 74 (3.5%)
+    # is a choice between two real words; şadra 4 is too rare to tell
+    assert is_slip(counted("uc", "üç", 39, 2011), CheckOptions())
+    assert not is_slip(counted("adli", "adlı", 74, 2115), CheckOptions())
+    assert not is_slip(counted("sadra", "şadra", 0, 4), CheckOptions())
+
+
+def test_a_capital_i_on_a_typed_line_is_a_slip_when_read_dotless_it_is_never_written():
+    lines = ["Çok IYI ve cok guzel.", "Çok Iyi."]
+    findings = check(lines, PLAIN, FakeRestorer(), SuggestionCache(), CheckOptions(threshold=0.9, strict_threshold=1.0))
+    # a keyboard with İ types I for ı: IYI is ıyı, never written, so İYİ was meant;
+    # cok and guzel are written as typed too (real words): strict, not flagged
+    assert [(f.line, f.original, f.replacement) for f in findings] == [(0, "IYI", "İYİ"), (1, "Iyi", "İyi")]
+
+
 def test_lines_typed_with_turkish_letters_need_the_strict_threshold():
     restorer, cache = FakeRestorer(), SuggestionCache()
-    lines = ["çok guzel gozluk", "hâlâ guzel", "guzel gozluk", "İyi Istanbul Guzel", "Istanbul Guzel"]
+    lines = ["çok guzel gozluk", "hâlâ guzel", "guzel gozluk", "İyi Guzel", "Istanbul Guzel"]
     strict = check(lines, PLAIN, restorer, cache, CheckOptions(threshold=0.9, strict_threshold=0.999))
     assert [(f.line, f.original) for f in strict] == [(2, "guzel"), (2, "gozluk"), (4, "Istanbul"), (4, "Guzel")]
     loose = check(lines, PLAIN, restorer, cache, CheckOptions(threshold=0.9, strict_threshold=0.99))
-    # on a typed line capitalised words are names typed as intended, and guesses for
-    # words the lexicon has never seen are not offered: neither is flagged
+    # on a typed line capitalised words are names typed as intended (a capital I aside:
+    # see above), and guesses for words the lexicon has never seen are not offered:
+    # neither is flagged
     assert [(f.line, f.original) for f in loose] == [
         (0, "guzel"),
         (1, "guzel"),

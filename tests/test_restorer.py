@@ -102,6 +102,13 @@ def test_suggestions_say_whether_the_spelling_is_attested(restorer):
     assert suggestions[1].typed_count == 0
 
 
+def test_a_capital_i_counts_as_dotless_on_a_line_with_turkish_letters(restorer):
+    # a keyboard with İ types IYI for ıyı, never written; on an ASCII line IYI may mean İYİ
+    [typed], [_, ascii] = restorer.suggest(["Çok IYI", "COK IYI"])
+    assert typed.replacement == ascii.replacement == "İYİ"
+    assert typed.typed_count < 1 and ascii.typed_count == typed.count > 100  # below 1: a word list has ıyı
+
+
 @pytest.mark.parametrize(
     ("name", "backend"),
     [("ngram.npz", "ngram"), ("default.json", "default"), ("best.safetensors", "neural"), ("run", "neural")],

@@ -21,6 +21,8 @@ LEXICON: dict[str, list[tuple[str, float]]] = {
     "istanbul": [("istanbul", 1.0)],
     "gozluk": [("gözlük", 1.0)],  # proposed, but not attested: a guess for an unknown word
     "gorusme": [("görüşme", 0.97), ("gorusme", 0.03)],  # typed so, a slip: the typed form is never written
+    "guzel’i": [("güzel’i", 0.99), ("guzel’i", 0.01)],  # a typographic apostrophe is no Turkish letter
+    "iyi": [("iyi", 1.0)],  # typed IYI on a keyboard with İ: ıyı, never written
 }
 UNATTESTED = {"gözlük", "gorusme"}
 
