@@ -71,6 +71,16 @@ def test_artifact_round_trip(tiny_model, tmp_path):
     assert loaded.restore(lines) == NgramRestorer(tiny_model).restore(lines)
 
 
+def test_a_file_in_use_is_shared_and_a_rewritten_one_read_again(tiny_model, tmp_path):
+    path = tmp_path / "tiny.npz"
+    save_model(tiny_model, path, {})
+    first = load_model(path)
+    assert load_model(path) is first
+    save_model(tiny_model, path, {"note": "rewritten"})
+    os.utime(path, ns=(0, 0))  # a new file, whatever the clock's resolution
+    assert load_model(path) is not first
+
+
 def test_truncated_artifact_is_a_clear_error(tiny_model, tmp_path):
     path = tmp_path / "tiny.npz"
     save_model(tiny_model, path, {})

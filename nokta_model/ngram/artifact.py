@@ -21,6 +21,8 @@ dtype and shape, and the checksum, so a truncated, corrupt or foreign file gives
 
 from __future__ import annotations
 
+import threading
+import weakref
 from pathlib import Path
 
 import numpy as np
@@ -77,6 +79,31 @@ def read_meta(path: Path) -> dict:
 
 
 def load_model(path: Path) -> LanguageModel:
+    """The model in the file at ``path``. A file this process has loaded and still uses
+    (same path, size and modification time) is shared rather than read again: the
+    language server's count-based stand-in and the default it makes way for read the
+    same tables, and the tables are never written to."""
+    identity = _identity(Path(path))
+    with _loading:
+        model = _loaded.get(identity)
+        if model is None:
+            model = _loaded[identity] = _read_model(path)
+        return model
+
+
+def _identity(path: Path) -> tuple:
+    try:
+        stat = path.stat()
+    except OSError:
+        return (str(path),)  # reading it fails too: nothing is kept
+    return (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+
+
+_loaded: weakref.WeakValueDictionary[tuple, LanguageModel] = weakref.WeakValueDictionary()
+_loading = threading.Lock()
+
+
+def _read_model(path: Path) -> LanguageModel:
     _, arrays = load_archive(ARCHIVE, path)
     try:
         return _model(arrays)
