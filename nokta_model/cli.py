@@ -249,6 +249,11 @@ def _train(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # Torch (imported with the network, after this) runs one thread per process, as in the
+    # workers and the language server: --jobs uses more cores. With its default of one per
+    # core, the network ran 3× slower (whole restore) on two cores shared with other work,
+    # the threads spinning for a busy core.
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
     args = _parser().parse_args(argv)
     try:
         return args.run(args)

@@ -41,7 +41,7 @@ class Position:
     @property
     def unseen(self) -> bool:
         """No candidate is a spelling the lexicon has."""
-        return all(i == UNK for i in self.ids)
+        return self.ids.count(UNK) == len(self.ids)
 
 
 def open_windows(positions: list[Position]) -> list[int]:

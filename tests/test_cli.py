@@ -1,10 +1,13 @@
 """`nokta` as a user runs it: a real process, real files, real exit codes."""
 
 import json
+import os
 import subprocess
 import sys
 
 import pytest
+
+from nokta_model.cli import main
 
 NOKTA = [sys.executable, "-m", "nokta_model"]
 
@@ -64,3 +67,15 @@ def test_bad_input_gives_one_line_error(args, stdin, message):
 def test_help_everywhere(command):
     result = run(*command, "--help")
     assert result.returncode == 0 and b"usage: nokta" in result.stdout
+
+
+@pytest.mark.parametrize(("given", "used"), [(None, "1"), ("2", "2")])
+def test_torch_gets_one_thread_unless_the_user_says(monkeypatch, tmp_path, given, used):
+    if given is None:
+        monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("OMP_NUM_THREADS", given)
+    source = tmp_path / "in.txt"
+    source.write_text("cok guzel\n", encoding="utf-8")
+    assert main(["restore", str(source), "--output", str(tmp_path / "out.txt"), "--backend", "ngram"]) == 0
+    assert os.environ["OMP_NUM_THREADS"] == used

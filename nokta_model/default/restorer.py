@@ -126,8 +126,10 @@ class DefaultRestorer(Restorer):
         typed_line: bool,
         beside_neighbour: bool,  # a spelling of the word was counted next to a neighbour's
     ) -> Position:
+        if len(lexicon.ids) < 2 and not lexicon.unseen:
+            return lexicon
         free = np.flatnonzero(free_positions(text)[:MAX_MASK_BITS])
-        if not len(free) or (len(lexicon.ids) < 2 and not lexicon.unseen):
+        if not len(free):
             return lexicon
         key = lexicon.key or token_key(text)
         context_logits = _logit(context[start + free])
