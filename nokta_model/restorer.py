@@ -149,15 +149,23 @@ def _changed_words(line: _Line, rankings: list[Ranking]) -> list[tuple[Span, lis
     changed = []
     for span, ranking in zip(line.spans, rankings):
         typed = line.nfc[span.start : span.end]
-        if not ranking or not any(ch in AMBIGUOUS for ch in typed):
+        if not ranking or AMBIGUOUS.isdisjoint(typed):
             continue
         # No other spelling can outweigh a best one of probability >= 0.5 that keeps the word as typed.
-        if ranking[0][1] >= 0.5 and restore_letters(typed, ranking[0][0]) == typed:
+        if ranking[0][1] >= 0.5 and _keeps_typed(typed, line.lowered[span.start : span.end], ranking[0][0]):
             continue
         spelled = _spell_all(typed, ranking)
         if spelled[0][0] != typed:
             changed.append((span, spelled))
     return changed
+
+
+def _keeps_typed(typed: str, lowered: str, best: str) -> bool:
+    """Whether ``best`` spells the word as typed; ``lowered`` is its ``model_lower`` form.
+    The same spelling keeps it unless an ASCII capital I was typed (I -> İ)."""
+    if best == lowered and "I" not in typed:
+        return True
+    return restore_letters(typed, best) == typed
 
 
 def _suggestion(
