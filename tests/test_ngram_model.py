@@ -62,6 +62,13 @@ def test_unseen_words_fall_back_to_the_character_model():
     assert restorer.restore([word]) == ["gözlükçülerimizdenmişsiniz"]
 
 
+def test_unseen_letter_probabilities_are_remembered():
+    restorer = NgramRestorer.load()
+    first = restorer.unseen_letter_probabilities("gozlukculerimizdenmissiniz", 0)
+    assert restorer.unseen_letter_probabilities("gozlukculerimizdenmissiniz", 0) is first
+    assert first[1] > 0.5 and first[0] < 0.5  # gö…
+
+
 def test_artifact_round_trip(tiny_model, tmp_path):
     path = tmp_path / "tiny.npz"
     save_model(tiny_model, path, {"note": "test"})

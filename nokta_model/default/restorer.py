@@ -229,10 +229,7 @@ class DefaultRestorer(Restorer):
 
     def _counted_probabilities(self, key: str, text: str) -> dict[int, float]:
         """The count-based model's letter probabilities for an unseen word."""
-        typed = spelling_mask(key, text) or 0
-        fixed = self.ngram.stem_letters(key, typed)
-        fixed.update((pos, True) for pos in range(len(key)) if typed >> pos & 1)
-        return self.ngram.model.chars.twin_probabilities(key, fixed)
+        return self.ngram.unseen_letter_probabilities(key, spelling_mask(key, text) or 0)
 
 
 def _wanted_harmony(line: str, tokens: list[Span], positions: list[Position], index: int) -> str | None:

@@ -33,6 +33,7 @@ class NgramRestorer(Restorer):
         self.source = source
         self._positions_of: dict[str, Position] = {}  # token text -> its lattice slot
         self._count_of: dict[str, float] = {}  # spelling -> its running-text count (``counts``)
+        self._letters_of: dict[tuple[str, int], dict[int, float]] = {}  # ``unseen_letter_probabilities``
         self._cache_lock = threading.Lock()
 
     @classmethod
@@ -130,9 +131,7 @@ class NgramRestorer(Restorer):
 
     def _unseen(self, key: str, typed: int) -> Position:
         """Candidates of a word the lexicon lacks: its longest known stem, then characters."""
-        fixed = self.stem_letters(key, typed)
-        fixed.update((pos, True) for pos in range(len(key)) if typed >> pos & 1)
-        probabilities = self.model.chars.twin_probabilities(key, fixed)
+        probabilities = self.unseen_letter_probabilities(key, typed)
         best = sum(1 << pos for pos, p in probabilities.items() if p > 0.5)
         unsure = sorted(
             (p for p in probabilities.items() if _UNSURE[0] < p[1] < _UNSURE[1]), key=lambda pp: abs(pp[1] - 0.5)
@@ -140,6 +139,20 @@ class NgramRestorer(Restorer):
         masks = [best] + [best ^ (1 << pos) for pos, _ in unsure[:MAX_UNSEEN_ALTERNATIVES]]
         emissions = [_log_probability(mask, probabilities) for mask in masks]
         return Position([UNK] * len(masks), emissions, masks=masks, key=key)
+
+    def unseen_letter_probabilities(self, key: str, typed: int) -> dict[int, float]:
+        """P(twin) of each ambiguous letter of a word the lexicon lacks (``typed``: the
+        letters typed Turkish): its longest known stem, then the character model.
+        Remembered, as the default asks again for each occurrence; do not change the dict."""
+        cache = self._letters_of
+        found = cache.get((key, typed))
+        if found is None:
+            if len(cache) >= TOKEN_CACHE_SIZE:
+                cache.clear()
+            fixed = self.stem_letters(key, typed)
+            fixed.update((pos, True) for pos in range(len(key)) if typed >> pos & 1)
+            found = cache[(key, typed)] = self.model.chars.twin_probabilities(key, fixed)
+        return found
 
     def stem_letters(self, key: str, typed: int) -> dict[int, bool]:
         """Spelling of the ambiguous letters of the longest known prefix of ``key``."""
