@@ -5,7 +5,9 @@
 Each figure is the median of several fresh processes, each loading the backend and
 then running one method over the ASCII-folded corpus dev split in batches of 64 lines
 (distinct lines, never counted into a model; no text is repeated, so caches start
-cold). Writes bench/results/suggest_speed.json and suggest_speed.md.
+cold). Torch runs one thread (``OMP_NUM_THREADS=1`` unless set), as in the language
+server and the CLI. The load average at the start and the end is reported (the machine
+is shared). Writes bench/results/suggest_speed.json and suggest_speed.md.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -59,7 +62,9 @@ def main() -> None:
     if args.time_one:
         time_one(*args.time_one)
         return
+    os.environ.setdefault("OMP_NUM_THREADS", "1")  # read by the timed processes' torch
     chars = sum(len(line) for line in dev_lines())
+    load_at_start = os.getloadavg()[0]
     results = {}
     for backend in args.backends:
         seconds = {
@@ -68,7 +73,13 @@ def main() -> None:
         }
         results[backend] = {**seconds, "suggest_over_restore": seconds["suggest"] / seconds["restore"]}
         print(backend, json.dumps(results[backend]))
-    report = {"date": datetime.date.today().isoformat(), "machine": machine(), "chars": chars, "results": results}
+    report = {
+        "date": datetime.date.today().isoformat(),
+        "machine": machine(),
+        "chars": chars,
+        "load_average": [round(load_at_start, 2), round(os.getloadavg()[0], 2)],
+        "results": results,
+    }
     out = ROOT / "results" / "suggest_speed"
     write_report(out, report, table(report))
 
@@ -80,7 +91,8 @@ def table(report: dict) -> str:
     ]
     caption = (
         f"{report['chars']:,} characters of ASCII-folded corpus dev text (distinct lines), batches of {BATCH} "
-        f"lines, {report['date']}, {report['machine']}"
+        f"lines, {report['date']}, {report['machine']}; load average {report['load_average'][0]} at the start, "
+        f"{report['load_average'][1]} at the end"
     )
     return markdown_table(["backend", "restore", "suggest", "suggest ÷ restore"], rows, caption)
 

@@ -7,6 +7,7 @@ counted into a model, so its share of unseen words is realistic), each line once
 repeated text warms the caches. Each figure is the median of several whole-process runs. So that figures
 compare across machines, the same run times a fixed reference workload (a pure-Python
 word count over the same input) and reports restore time as a multiple of it.
+The load average at the start and the end is reported (the machine is shared).
 Writes bench/results/throughput.json and throughput.md.
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -77,6 +79,7 @@ def main() -> None:
         big.write_text(text, encoding="utf-8")
         small.write_text("Bugun hava cok guzel.\n", encoding="utf-8")
         reference = statistics.median(reference_seconds(text) for _ in range(args.runs))
+        load_at_start = os.getloadavg()[0]
         results = {}
         for backend in args.backends:
             figures = measure(backend, big, small, args.runs)
@@ -90,6 +93,7 @@ def main() -> None:
         "machine": machine(),
         "input_chars": len(text),
         "reference_s": reference,
+        "load_average": [round(load_at_start, 2), round(os.getloadavg()[0], 2)],
         "results": results,
     }
     out = ROOT / "results" / "throughput"
@@ -110,7 +114,8 @@ def table(report: dict) -> str:
     caption = (
         f"{report['input_chars']:,} characters of ASCII-folded corpus dev and tune text (distinct lines), "
         f"{report['date']}, {report['machine']}; reference workload (pure-Python word count of the same text): "
-        f"{report['reference_s']:.2f} s"
+        f"{report['reference_s']:.2f} s; load average {report['load_average'][0]} at the start, "
+        f"{report['load_average'][1]} at the end"
     )
     header = ["backend", "cold start (process start → first output)", "restore time", "chars/s (after loading)"]
     return markdown_table([*header, "× reference"], rows, caption)
