@@ -7,20 +7,20 @@ count-based backend is loaded first and serves until the configured model is rea
 the first diagnostics come in about a second. A model file
 path is only ever handed to ``load_restorer``, which reads it as data.
 
-Torch runs on one thread (``OMP_NUM_THREADS=1`` unless set): the server analyses small
-batches in one worker, and on two cores shared with the editor (or anything else) a
-second torch thread made small batches many times slower, spinning for a busy core.
+Torch runs on one thread (``OMP_NUM_THREADS=1`` unless set, by ``set_torch_defaults``):
+the server analyses small batches in one worker, and on two cores shared with the editor
+(or anything else) a second torch thread made small batches many times slower, spinning
+for a busy core.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from nokta_model.backends import load_restorer
+from nokta_model.backends import load_restorer, set_torch_defaults
 from nokta_model.restorer import Restorer
 
 from .checker import SuggestionCache
@@ -84,7 +84,7 @@ class Engine:
         """
         self.key = key
         self.loading.set()
-        os.environ.setdefault("OMP_NUM_THREADS", "1")  # read when torch is imported, by the first load
+        set_torch_defaults()  # read when torch is imported, by the first load
 
         def run() -> None:
             if self.model is None and (key[1] or key[0]) != FALLBACK_BACKEND:

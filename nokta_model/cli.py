@@ -15,7 +15,7 @@ from typing import cast
 from tqdm import tqdm
 
 from . import __version__
-from .backends import BACKENDS, load_restorer
+from .backends import BACKENDS, load_restorer, set_torch_defaults
 from .cluster.corpus import add_corpus_command
 from .errors import NoktaError
 from .evaluate import Metrics, evaluate
@@ -249,11 +249,10 @@ def _train(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    # Torch (imported with the network, after this) runs one thread per process, as in the
-    # workers and the language server: --jobs uses more cores. With its default of one per
-    # core, the network ran 3× slower (whole restore) on two cores shared with other work,
-    # the threads spinning for a busy core.
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    # One torch thread per process, as in the workers and the language server: --jobs uses
+    # more cores. With torch's default of one per core, a whole restore ran 3× slower on
+    # two cores shared with other work, the threads spinning for a busy core.
+    set_torch_defaults()
     args = _parser().parse_args(argv)
     try:
         return args.run(args)

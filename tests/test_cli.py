@@ -71,6 +71,7 @@ def test_help_everywhere(command):
 
 @pytest.mark.parametrize(("given", "used"), [(None, "1"), ("2", "2")])
 def test_torch_gets_one_thread_unless_the_user_says(monkeypatch, tmp_path, given, used):
+    monkeypatch.delenv("ONEDNN_PRIMITIVE_CACHE_CAPACITY", raising=False)
     if given is None:
         monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
     else:
@@ -79,3 +80,4 @@ def test_torch_gets_one_thread_unless_the_user_says(monkeypatch, tmp_path, given
     source.write_text("cok guzel\n", encoding="utf-8")
     assert main(["restore", str(source), "--output", str(tmp_path / "out.txt"), "--backend", "ngram"]) == 0
     assert os.environ["OMP_NUM_THREADS"] == used
+    assert os.environ["ONEDNN_PRIMITIVE_CACHE_CAPACITY"] == "64"  # kernels kept, one per batch shape
