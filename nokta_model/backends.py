@@ -71,11 +71,13 @@ def backend_for_path(path: Path) -> Backend:
 
 def set_torch_defaults() -> None:
     """For a process that loads a neural model (call before it loads): torch on one thread
-    unless ``OMP_NUM_THREADS`` says otherwise (more cores: more processes), and at most 64
-    oneDNN kernels kept, one per batch shape (its default of 1,024 held 76 MB more after
-    the dev split in batches of 16 lines, for no measurable speed)."""
+    unless ``OMP_NUM_THREADS`` says otherwise (more cores: more processes), and oneDNN's
+    kernel cache off: it keeps a compiled kernel per input shape, and inference shapes
+    change with every batch, so it only grew (by 76 MB in the server on the dev split; with
+    64 kernels `nokta restore` still grew 22 MB from 2 to 16 MB of input, with none 0 MB;
+    no measurable speed either way)."""
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    os.environ.setdefault("ONEDNN_PRIMITIVE_CACHE_CAPACITY", "64")
+    os.environ.setdefault("ONEDNN_PRIMITIVE_CACHE_CAPACITY", "0")
 
 
 def load_restorer(name_or_path: str = "default", device: str = "auto") -> Restorer:

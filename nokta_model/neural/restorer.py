@@ -3,7 +3,6 @@ word spellings for the ``Restorer`` API."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +18,6 @@ from .model import CharTagger
 
 SHIPPED = Path(__file__).resolve().parents[1] / "data" / "neural.safetensors"
 MAX_CANDIDATES = 8
-#: oneDNN keeps a compiled kernel for every input shape it has run, up to 1,024 of them;
-#: inference shapes vary with every batch, so the cache only grows (by ~100 MB over a
-#: long run, bench.cli_memory) and is seldom hit. Read at the first kernel, not at import.
-ONEDNN_CACHE_ENV = "ONEDNN_PRIMITIVE_CACHE_CAPACITY"
 
 
 class NeuralRestorer(Restorer):
@@ -37,7 +32,6 @@ class NeuralRestorer(Restorer):
 
     @classmethod
     def load(cls, path: Path | None = None, device: str = "auto") -> NeuralRestorer:
-        os.environ.setdefault(ONEDNN_CACHE_ENV, "0")
         model, meta = load_model(_weights_path(path), resolve_device(device))
         return cls(model, meta)
 
