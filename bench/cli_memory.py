@@ -5,7 +5,7 @@
 Each input is the first N MB of the corpus (dev, tune, then train splits, ASCII-folded,
 each line once: distinct text, not a repeated file). The figure is the peak resident
 set size of the whole `nokta restore` process (ru_maxrss of the child), model included.
-Writes bench/results/cli_memory.json and cli_memory.md.
+Writes bench/results/cli_memory.json and .md (cli_memory_<backend> for another backend).
 """
 
 from __future__ import annotations
@@ -65,6 +65,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backend", default="default")
     parser.add_argument("--sizes", type=float, nargs="+", default=[2, 16], help="input sizes in MB")
+    parser.add_argument("--out", type=Path, help="results path without suffix (default: per backend)")
     args = parser.parse_args()
     load = os.getloadavg()[0]
     rows = []
@@ -82,8 +83,13 @@ def main() -> None:
         "backend": args.backend,
         "rows": rows,
     }
-    out = ROOT / "results" / "cli_memory"
-    write_report(out, report, table(report))
+    write_report(args.out or results_path(args.backend), report, table(report))
+
+
+def results_path(backend: str) -> Path:
+    """bench/results/cli_memory for the default backend, cli_memory_<backend> for another."""
+    name = "cli_memory" if backend == "default" else f"cli_memory_{Path(backend).stem}"
+    return ROOT / "results" / name
 
 
 def table(report: dict) -> str:
