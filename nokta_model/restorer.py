@@ -137,8 +137,7 @@ class Restorer(ABC):
         restored = list(line.nfc)
         for span, ranking in zip(line.spans, rankings):
             typed = line.nfc[span.start : span.end]
-            # An ASCII capital I changes even when the lower-case spelling does not (I -> İ).
-            if ranking and (ranking[0][0] != line.lowered[span.start : span.end] or "I" in typed):
+            if ranking and not _same_spelling(typed, line.lowered[span.start : span.end], ranking[0][0]):
                 restored[span.start : span.end] = restore_letters(typed, ranking[0][0])
         return _map_back(line, "".join(restored))
 
@@ -160,12 +159,16 @@ def _changed_words(line: _Line, rankings: list[Ranking]) -> list[tuple[Span, lis
     return changed
 
 
+def _same_spelling(typed: str, lowered: str, best: str) -> bool:
+    """Whether ``best`` is the typed word's own spelling, so restoring it changes nothing
+    without the letters being compared; ``lowered`` is its ``model_lower`` form. An ASCII
+    capital I changes even when the lower-case spelling does not (I -> İ)."""
+    return best == lowered and "I" not in typed
+
+
 def _keeps_typed(typed: str, lowered: str, best: str) -> bool:
-    """Whether ``best`` spells the word as typed; ``lowered`` is its ``model_lower`` form.
-    The same spelling keeps it unless an ASCII capital I was typed (I -> İ)."""
-    if best == lowered and "I" not in typed:
-        return True
-    return restore_letters(typed, best) == typed
+    """Whether ``best`` spells the word as typed."""
+    return _same_spelling(typed, lowered, best) or restore_letters(typed, best) == typed
 
 
 def _suggestion(
