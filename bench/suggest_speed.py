@@ -5,9 +5,10 @@
 Each figure is the median of several fresh processes, each loading the backend and
 then running one method over the ASCII-folded corpus dev split in batches of 64 lines
 (distinct lines, never counted into a model; no text is repeated, so caches start
-cold). Torch runs one thread (``OMP_NUM_THREADS=1`` unless set), as in the language
-server and the CLI. The load average at the start and the end is reported (the machine
-is shared). Writes bench/results/suggest_speed.json and suggest_speed.md.
+cold). Torch runs as in the language server and the CLI (``set_torch_defaults``: one
+thread, no oneDNN kernel cache, unless the environment says otherwise). The load average
+at the start and the end is reported (the machine is shared). Writes
+bench/results/suggest_speed.json and suggest_speed.md.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from pathlib import Path
 from bench.accuracy import machine
 from bench.report import markdown_table, write_report
 from nokta_model.alphabet import asciify
-from nokta_model.backends import load_restorer
+from nokta_model.backends import load_restorer, set_torch_defaults
 from nokta_model.corpus import default_corpus_dir, split_lines
 
 ROOT = Path(__file__).resolve().parent
@@ -62,7 +63,7 @@ def main() -> None:
     if args.time_one:
         time_one(*args.time_one)
         return
-    os.environ.setdefault("OMP_NUM_THREADS", "1")  # read by the timed processes' torch
+    set_torch_defaults()  # the timed processes inherit the server's and the CLI's settings
     chars = sum(len(line) for line in dev_lines())
     load_at_start = os.getloadavg()[0]
     results = {}
