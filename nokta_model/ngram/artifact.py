@@ -52,6 +52,9 @@ _SCHEMA: dict[str, tuple[type, int]] = {
 
 
 ARCHIVE = ArchiveFormat(FORMAT, VERSION, _SCHEMA)
+#: Models this process has loaded and still uses, by file identity (``load_model``).
+_loaded: weakref.WeakValueDictionary[tuple, LanguageModel] = weakref.WeakValueDictionary()
+_loading = threading.Lock()
 
 
 def _arrays(model: LanguageModel) -> dict[str, np.ndarray]:
@@ -97,10 +100,6 @@ def _identity(path: Path) -> tuple:
     except OSError:
         return (str(path),)  # reading it fails too: nothing is kept
     return (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
-
-
-_loaded: weakref.WeakValueDictionary[tuple, LanguageModel] = weakref.WeakValueDictionary()
-_loading = threading.Lock()
 
 
 def _read_model(path: Path) -> LanguageModel:
