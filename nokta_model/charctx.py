@@ -48,17 +48,22 @@ def _codes(lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
     return codes, starts
 
 
-def _window_hashes(codes: np.ndarray, positions: np.ndarray) -> np.ndarray:
-    """Hash of every ``CHAIN`` window around each position: shape (len(positions), len(CHAIN))."""
-    values = codes.astype(np.uint64)
-    prefix = np.zeros(len(values) + 1, dtype=np.uint64)
+def _prefix_hashes(codes: np.ndarray) -> np.ndarray:
+    """prefix[i] = polynomial hash of codes[:i] (mod 2**64): any window's hash in O(1)."""
+    prefix = np.zeros(len(codes) + 1, dtype=np.uint64)
+    prefix[1:] = codes
+    with np.errstate(over="ignore"):
+        _polynomial_prefix(prefix)
+    return prefix
+
+
+def _window_hashes(prefix: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """Hash of every ``CHAIN`` window around each position, from ``_prefix_hashes`` of
+    the codes: shape (len(positions), len(CHAIN))."""
     powers = np.ones(2 * max(max(w) for w in CHAIN) + 2, dtype=np.uint64)
     with np.errstate(over="ignore"):
         for i in range(1, len(powers)):
             powers[i] = powers[i - 1] * _BASE
-        # prefix[i + 1] = prefix[i] * B + values[i], mod 2**64, by doubling steps
-        prefix[1:] = values
-        _polynomial_prefix(prefix)
         out = np.empty((len(positions), len(CHAIN)), dtype=np.uint64)
         for column, (left, right) in enumerate(CHAIN):
             start, end = positions - left, positions + right + 1
@@ -120,15 +125,16 @@ class ContextModel:
         folded = [asciify(line) for line in lines]
         codes, starts = _codes(folded)
         positions = np.flatnonzero(np.isin(codes, _AMBIGUOUS_CODES))
+        prefix = _prefix_hashes(codes)
         probabilities = np.full(len(codes), np.nan)
         for first in range(0, len(positions), ESTIMATE_BLOCK):
             block = positions[first : first + ESTIMATE_BLOCK]
-            probabilities[block] = self._estimate(codes, block)
+            probabilities[block] = self._estimate(codes, prefix, block)
         return [probabilities[start : start + len(line)] for start, line in zip(starts.tolist(), folded)]
 
-    def _estimate(self, codes: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    def _estimate(self, codes: np.ndarray, prefix: np.ndarray, positions: np.ndarray) -> np.ndarray:
         estimate = self.priors[codes[positions]]
-        counts = self.table.get(_window_hashes(codes, positions).ravel(), default=0).reshape(len(positions), -1, 2)
+        counts = self.table.get(_window_hashes(prefix, positions).ravel(), default=0).reshape(len(positions), -1, 2)
         for column in range(len(CHAIN)):
             plain, twin = counts[:, column, 0].astype(np.float64), counts[:, column, 1].astype(np.float64)
             estimate = (twin + SMOOTHING * estimate) / (plain + twin + SMOOTHING)
@@ -157,7 +163,7 @@ def _count_batch(batch: list[tuple[str, int]]) -> _Counts:
     positions = np.flatnonzero(np.isin(codes, _AMBIGUOUS_CODES))
     is_twin = np.isin(gold[positions], np.array([ord(c) for c in _TWINS], dtype=np.uint32))
     priors = -(codes[positions].astype(np.int64) + 1)  # negative keys: the letter's prior, no context
-    chain = np.concatenate([priors[:, None], _window_hashes(codes, positions)], axis=1)
+    chain = np.concatenate([priors[:, None], _window_hashes(_prefix_hashes(codes), positions)], axis=1)
     steps = np.broadcast_to(np.arange(-1, len(CHAIN), dtype=np.int8), chain.shape)
     parents = np.concatenate([priors[:, None], chain[:, :-1]], axis=1)
     return _summed(
