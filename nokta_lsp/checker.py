@@ -17,7 +17,13 @@ Except for slips: a word whose typed form is (almost) never written while its re
 form is (gorusme -> görüşme, Konusma -> Konuşma, COK -> ÇOK; a capital I there is the
 capital of ı, as the keyboard has İ: IYI is ıyı -> İYİ) was meant with its letters, and
 is held to ``threshold`` like the words of a fully ASCII line. A choice between two real
-words (oldu/öldü, adli/adlı) is not a slip.
+words (oldu/öldü, adli/adlı) is not a slip. Nor is an acronym: a word of two to four
+capitals (its suffixes aside) among words not in capitals is typed as meant (Almanya'daki
+ICE, not İÇE), however rarely the lexicon has its letters; on a line mostly in capitals
+it is a word like the others (DONUP SAATLERCE).
+
+Never flagged, on any line: a word glued to a number by a colon (``pci:123``, ``tcp:80``,
+``Hata:518``), an address or a reference rather than prose.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from dataclasses import dataclass
 from nokta_model.alphabet import AMBIGUOUS
 from nokta_model.prose import PLAIN, Masker, blank, masker_for_language_id, prose_lines
 from nokta_model.restorer import Restorer, Suggestion
+from nokta_model.spans import SCORED_WORD_RE
 
 from .dictionary import is_ignored
 
@@ -149,26 +156,56 @@ def typed_with_turkish_letters(text: str) -> bool:
     return not text.isascii() and _TYPED_RE.search(text) is not None
 
 
+#: Acronyms have two to four letters (ICE, TBMM); longer words in capitals among
+#: lower-case ones are mostly words set in capitals for emphasis (DIZIN, ARSIV). Chosen
+#: on the corpus dev split: no slip in a word of up to four capitals was missed there.
+ACRONYM_LETTERS = range(2, 5)
+_REFERENCE_RE = re.compile(r":\d")
+
+
 def line_findings(row: int, text: str, suggestions: Sequence[Suggestion], options: CheckOptions) -> tuple[Finding, ...]:
     """The findings of one line from the restorer's suggestions for ``text`` (what it saw)."""
     if not suggestions:
         return ()
     typed_line = typed_with_turkish_letters(text)
+    acronyms_stand_out = typed_line and not mostly_capitals(text)
     found = (
         to_finding(row, suggestion, options, threshold)
         for suggestion in suggestions
-        if (threshold := _threshold(suggestion, typed_line, options)) is not None
+        if not _glued_to_number(text, suggestion)
+        and (threshold := _threshold(suggestion, typed_line, acronyms_stand_out, options)) is not None
     )
     return tuple(finding for finding in found if finding is not None)
 
 
-def _threshold(suggestion: Suggestion, typed_line: bool, options: CheckOptions) -> float | None:
+def _threshold(
+    suggestion: Suggestion, typed_line: bool, acronyms_stand_out: bool, options: CheckOptions
+) -> float | None:
     """The confidence ``suggestion`` must reach, or None when it is never flagged."""
-    if not typed_line or is_slip(suggestion, options):
+    if not typed_line:
+        return options.threshold
+    if is_slip(suggestion, options) and not (acronyms_stand_out and is_acronym(suggestion.original)):
         return options.threshold
     if suggestion.original[:1].islower() and suggestion.attested:
         return options.strict_threshold
     return None
+
+
+def is_acronym(word: str) -> bool:
+    """Whether ``word`` is two to four capitals, with or without apostrophe suffixes (ICE, TBMM'de)."""
+    stem = word.replace("’", "'").split("'")[0]
+    return len(stem) in ACRONYM_LETTERS and stem.isupper()
+
+
+def mostly_capitals(text: str) -> bool:
+    """Whether at least half of the words of two or more letters are in capitals."""
+    words = [word for word in SCORED_WORD_RE.findall(text) if len(word) > 1]
+    return 2 * sum(word.isupper() for word in words) >= len(words)
+
+
+def _glued_to_number(text: str, suggestion: Suggestion) -> bool:
+    """Whether the word is followed by a colon and a digit (pci:123): an address or a reference."""
+    return _REFERENCE_RE.match(text, suggestion.span.end) is not None
 
 
 def is_slip(suggestion: Suggestion, options: CheckOptions) -> bool:

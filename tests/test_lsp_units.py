@@ -190,11 +190,26 @@ def test_a_slip_is_a_typed_form_at_most_three_hundredths_as_common_as_its_replac
 
 
 def test_a_capital_i_on_a_typed_line_is_a_slip_when_read_dotless_it_is_never_written():
-    lines = ["Çok IYI ve cok guzel.", "Çok Iyi."]
+    lines = ["ÇOK IYI OLDU, cok guzel.", "Çok Iyi."]
     findings = check(lines, PLAIN, FakeRestorer(), SuggestionCache(), CheckOptions(threshold=0.9, strict_threshold=1.0))
-    # a keyboard with İ types I for ı: IYI is ıyı, never written, so İYİ was meant;
+    # a keyboard with İ types I for ı: IYI is ıyı, never written, so İYİ was meant (on a
+    # line mostly in capitals; among lower-case words it would be an acronym, see below);
     # cok and guzel are written as typed too (real words): strict, not flagged
     assert [(f.line, f.original, f.replacement) for f in findings] == [(0, "IYI", "İYİ"), (1, "Iyi", "İyi")]
+
+
+def test_an_acronym_among_words_not_in_capitals_is_typed_as_meant():
+    lines = ["Almanya'daki ICE çok hızlı.", "ICE'de çok yer var.", "ÇOK HIZLI ICE DEDİ.", "Yarın GORUSME var."]
+    findings = check(lines, PLAIN, FakeRestorer(), SuggestionCache(), CheckOptions(threshold=0.9, strict_threshold=1.0))
+    # ICE would be a slip (ıce is never written) but two to four capitals among lower-case
+    # words are an acronym; on a line in capitals, or with five letters or more, still a slip
+    assert [(f.line, f.original, f.replacement) for f in findings] == [(2, "ICE", "İÇE"), (3, "GORUSME", "GÖRÜŞME")]
+
+
+def test_a_word_glued_to_a_number_by_a_colon_is_never_flagged():
+    lines = ['bunlar "cok:123" gibi guzel', "cok: 123", "çok gorusme:1"]
+    findings = check(lines, PLAIN, FakeRestorer(), SuggestionCache(), CheckOptions(threshold=0.9))
+    assert [(f.line, f.original) for f in findings] == [(0, "guzel"), (1, "cok")]
 
 
 def test_lines_typed_with_turkish_letters_need_the_strict_threshold():

@@ -23,6 +23,7 @@ LEXICON: dict[str, list[tuple[str, float]]] = {
     "gorusme": [("görüşme", 0.97), ("gorusme", 0.03)],  # typed so, a slip: the typed form is never written
     "guzel’i": [("güzel’i", 0.99), ("guzel’i", 0.01)],  # a typographic apostrophe is no Turkish letter
     "iyi": [("iyi", 1.0)],  # typed IYI on a keyboard with İ: ıyı, never written
+    "ice": [("içe", 0.99), ("ice", 0.01)],  # typed ICE on a keyboard with İ: ıce, never written
 }
 UNATTESTED = {"gözlük", "gorusme"}
 
