@@ -20,7 +20,7 @@ is held to ``threshold`` like the words of a fully ASCII line. A choice between 
 words (oldu/öldü, adli/adlı) is not a slip. Nor is an acronym: a word of two to four
 capitals (its suffixes aside) among words not in capitals is typed as meant (Almanya'daki
 ICE, not İÇE), however rarely the lexicon has its letters; on a line mostly in capitals
-it is a word like the others (DONUP SAATLERCE).
+it is a word like the others (ÇOK IYI OLDU).
 
 Never flagged, on any line: a word glued to a number by a colon (``pci:123``, ``tcp:80``,
 ``Hata:518``), an address or a reference rather than prose.
