@@ -16,15 +16,15 @@ from hypothesis import strategies as st
 from nokta_model.alphabet import AMBIGUOUS, LOWER_TWIN, asciify, tr_lower
 from nokta_model.backends import load_restorer
 from nokta_model.corpus import TRAIN_FILES
-from nokta_model.neural import NeuralRestorer, load_neural_restorer
+from nokta_model.neural import NeuralRestorer, infer, load_neural_restorer
 from nokta_model.neural.candidates import ranked_spellings
 from nokta_model.neural.checkpoint import load_model, save_model, sidecar
 from nokta_model.neural.cli import load_config
 from nokta_model.neural.config import ModelConfig, TrainConfig
-from nokta_model.neural.infer import _batches, _Piece, twin_probabilities
+from nokta_model.neural.infer import _batches, _Piece, native_bfloat16, twin_probabilities
 from nokta_model.neural.model import CharTagger
 from nokta_model.neural.train import class_weights, train_neural
-from nokta_model.neural.vocab import UNK, encode_key, encode_with_labels
+from nokta_model.neural.vocab import BOUNDARY, UNK, encode_key, encode_with_labels
 
 LINES = [
     "Çocuklar bahçede oyun oynuyor.",
@@ -82,6 +82,34 @@ def test_batched_inference_matches_one_line_at_a_time_and_windows_cover_long_lin
         assert probabilities.shape == (len(key),)
         np.testing.assert_allclose(probabilities, twin_probabilities(model, [key])[0], atol=1e-5)
     assert (together[-1][[i for i, ch in enumerate(keys[-1]) if ch in "cgiosu"]] > 0).all()
+
+
+def test_native_bfloat16_is_read_from_the_cpu_flags(tmp_path):
+    with_bf16, without, missing = tmp_path / "a", tmp_path / "b", tmp_path / "none"
+    with_bf16.write_text("processor : 0\nflags : fpu sse avx512f avx512_bf16 amx_tile\n")
+    without.write_text("processor : 0\nflags : fpu sse avx2\n")
+    assert native_bfloat16(with_bf16) and not native_bfloat16(without) and not native_bfloat16(missing)
+
+
+def test_the_network_runs_in_bfloat16_where_native_unless_float32_is_asked(monkeypatch):
+    model = tiny_model(replace(TINY, window=200))  # each line in one piece
+    keys = [asciify(tr_lower(line)) for line in LINES]
+    monkeypatch.setattr(infer, "native_bfloat16", lambda: True)
+    bfloat16 = twin_probabilities(model, keys)
+    with infer.float32():
+        float32 = twin_probabilities(model, keys)
+    monkeypatch.setenv("NOKTA_NETWORK_FLOAT32", "1")
+    for a, b in zip(float32, twin_probabilities(model, keys)):
+        np.testing.assert_array_equal(a, b)
+    with torch.inference_mode():
+        for key, probabilities in zip(keys, float32):
+            ids = torch.tensor([[BOUNDARY, *encode_key(key), BOUNDARY]])
+            logits, _ = model(ids, None)
+            direct = torch.sigmoid(model.calibrated(logits, ids))[0, 1:-1].numpy()
+            np.testing.assert_allclose(probabilities, direct, atol=1e-6)
+    assert any(not np.array_equal(a, b) for a, b in zip(bfloat16, float32))
+    for a, b in zip(bfloat16, float32):
+        np.testing.assert_allclose(a, b, atol=0.02)
 
 
 def test_a_batch_holds_pieces_of_similar_lengths():

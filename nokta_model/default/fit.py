@@ -11,8 +11,9 @@ shipped models give the same weights file.
   text typed with slips (one word in five of those with a Turkish letter typed without
   it) plus words changed when the tune text is fed exactly as written.
 
-The tune split is never counted into any model (``corpus.line_split``), so its scores
-are those of unseen text. Nothing here reads ``shared/bench``.
+The network runs in float32 during the fit (``neural.infer.float32``), so the weights do
+not depend on whether the CPU has bfloat16. The tune split is never counted into any
+model (``corpus.line_split``), so its scores are those of unseen text. Nothing here reads ``shared/bench``.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 from ..alphabet import TURKISH_ONLY, asciify
 from ..corpus import default_corpus_dir, split_lines
 from ..evaluate import ascii_inputs, changed_words, restore_all, score
+from ..neural.infer import float32
 from ..spans import word_spans
 from .restorer import DefaultRestorer
 from .weights import DEFAULT_WEIGHTS, Weights, write_weights
@@ -140,8 +142,9 @@ def fit_weights(
             DefaultRestorer(restorer.ngram, restorer.context, restorer.neural, weights), gold, slipped
         )
 
-    weights, letter_best = coordinate_ascent(restorer.weights, LETTER_WEIGHTS, letters, log, sweeps)
-    weights, evidence_best = coordinate_ascent(weights, EVIDENCE_WEIGHTS, evidence, log, sweeps)
+    with float32():  # the same weights on every CPU
+        weights, letter_best = coordinate_ascent(restorer.weights, LETTER_WEIGHTS, letters, log, sweeps)
+        weights, evidence_best = coordinate_ascent(weights, EVIDENCE_WEIGHTS, evidence, log, sweeps)
     provenance = {
         "fitted": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "seconds": round(time.perf_counter() - started),

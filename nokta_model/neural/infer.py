@@ -3,11 +3,23 @@ letter there is its Turkish twin. Lines are sorted by length and run in batches;
 lines longer than the model's window are cut into overlapping windows. A batch holds
 pieces of similar lengths (the longest at most ``LENGTH_SPREAD`` times the shortest, plus
 ``LENGTH_SLACK``): every row runs as many steps as the longest, so mixing a few long
-pieces with many short ones would mostly compute padding."""
+pieces with many short ones would mostly compute padding.
+
+On a CPU with native bfloat16 arithmetic (AMX or AVX512-BF16), the network runs under
+bfloat16 autocast: on this project's 2-core Xeon the default restorer ran 1.8x as fast
+and made the same number of word errors on the tune and dev splits as in float32. Set
+``NOKTA_NETWORK_FLOAT32=1`` to keep float32 everywhere; ``float32()`` does it for a block
+of code (the default's weight fit, so that its result does not depend on the CPU)."""
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import os
+from collections.abc import Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -19,6 +31,8 @@ BATCH_TOKENS = 24_000
 MAX_BATCH = 512
 LENGTH_SPREAD = 2.0
 LENGTH_SLACK = 8
+_BFLOAT16_CPU_FLAGS = frozenset({"amx_bf16", "avx512_bf16"})
+_FLOAT32_ONLY: ContextVar[bool] = ContextVar("float32_only", default=False)
 
 
 @dataclass
@@ -62,7 +76,7 @@ def twin_probabilities(model: CharTagger, keys: list[str]) -> list[np.ndarray]:
     pieces = [piece for index, key in enumerate(keys) for piece in _pieces(index, key, model.config)]
     pieces.sort(key=lambda piece: len(piece.ids))
     device = next(model.parameters()).device
-    with torch.inference_mode():
+    with torch.inference_mode(), _precision(device):
         for batch in _batches(pieces):
             probabilities = _run(model, batch, device)
             for piece, row in zip(batch, probabilities):
@@ -70,6 +84,34 @@ def twin_probabilities(model: CharTagger, keys: list[str]) -> list[np.ndarray]:
                     piece.keep_from : piece.keep_to
                 ]
     return [probabilities[1:-1] for probabilities in out]
+
+
+@contextlib.contextmanager
+def float32() -> Iterator[None]:
+    """Inside the block, the network runs in float32 whatever the CPU."""
+    token = _FLOAT32_ONLY.set(True)
+    try:
+        yield
+    finally:
+        _FLOAT32_ONLY.reset(token)
+
+
+def _precision(device: torch.device) -> contextlib.AbstractContextManager:
+    float32_asked = _FLOAT32_ONLY.get() or os.environ.get("NOKTA_NETWORK_FLOAT32", "") not in ("", "0")
+    if device.type == "cpu" and native_bfloat16() and not float32_asked:
+        return torch.autocast("cpu", dtype=torch.bfloat16)
+    return contextlib.nullcontext()
+
+
+@functools.cache
+def native_bfloat16(cpuinfo: Path = Path("/proc/cpuinfo")) -> bool:
+    """Whether this CPU does bfloat16 arithmetic natively (Linux: its flags say so)."""
+    try:
+        text = cpuinfo.read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return False
+    flags = {flag for line in text.splitlines() if line.startswith("flags") for flag in line.split()}
+    return bool(flags & _BFLOAT16_CPU_FLAGS)
 
 
 def _run(model: CharTagger, batch: list[_Piece], device: torch.device) -> np.ndarray:
