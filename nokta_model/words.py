@@ -29,11 +29,15 @@ def token_spans(word_spans: list[Span], line: str) -> list[Span]:
 
 
 def token_key(token: str) -> str:
+    if token.isascii():
+        return token.lower()  # the same, for ASCII, as the fold below (I -> ı -> i)
     return fold_key(token).translate(_APOSTROPHES)
 
 
 def spelling_mask(key: str, spelling: str) -> int | None:
     """Bits of ``key`` positions spelled with the Turkish twin; None if not a spelling."""
+    if spelling == key:
+        return 0
     mask = 0
     for pos, (plain, written) in enumerate(zip(key, spelling)):
         if written == plain or plain not in AMBIGUOUS_LOWER or written != LOWER_TWIN[plain]:

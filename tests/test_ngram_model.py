@@ -50,6 +50,15 @@ def test_attested_neighbours_say_whether_a_word_was_counted_beside_its_neighbour
     assert restorer.attested_neighbours([[]]) == [[]]
 
 
+def test_counts_are_running_text_counts_of_each_spelling(tiny_model):
+    yasa_, yasa, both, cok, isik, unknown = NgramRestorer(tiny_model).counts(
+        ["yaşa", "yasa", "yaşa-yasa", "cok", "ışık", "zzz"]
+    )
+    assert yasa_ > yasa > 0 and both == yasa  # a hyphenated word counts as its rarest part
+    assert (cok, unknown) == (0.0, 0.0)  # çok is written, never cok
+    assert 0 < isik < 1  # only in the word list
+
+
 def test_word_list_spellings_are_candidates(tiny_model):
     [suggestions] = NgramRestorer(tiny_model).suggest(["isik"])
     assert suggestions and suggestions[0].replacement == "ışık"

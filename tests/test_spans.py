@@ -45,3 +45,9 @@ def test_dotted_initials_and_glued_sentences_are_words():
         "kazandi",
     ]
     assert words("istemistir.Gunes de dosya.txt ornek.com.tr") == ["istemistir", "Gunes", "de"]
+
+
+def test_word_parts_of_a_word_without_hyphens_is_the_word():
+    for word in ("kitap", "Ankara'dır", "Türkiye’nin", "bas\u0327ka"):
+        assert [word[s.start : s.end] for s in word_parts(word)] == [word]
+    assert [("x1-y"[s.start : s.end]) for s in word_parts("x1-y")] == ["x", "y"]

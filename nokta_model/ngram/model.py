@@ -68,15 +68,23 @@ class NgramRestorer(Restorer):
         parts = [[w[p.start : p.end] for p in word_parts(w)] for w in spellings]
         flat = [part for word in parts for part in word]
         keys = [token_key(part) for part in flat]
-        lexicon = self.model.lexicon
-        found = iter(
-            max(
-                (float(lexicon.counts[i]) for i in ids if int(lexicon.masks[i]) == spelling_mask(key, part)),
-                default=0.0,
-            )
-            for key, part, ids in zip(keys, flat, lexicon.candidates(keys))
-        )
+        spelled = self._spelling_counts(keys)
+        found = iter(spelled[key].get(spelling_mask(key, part), 0.0) for key, part in zip(keys, flat))
         return [min((next(found) for _ in word), default=0.0) for word in parts]
+
+    def _spelling_counts(self, keys: list[str]) -> dict[str, dict[int | None, float]]:
+        """For each distinct key, the count of each spelling mask the lexicon has."""
+        distinct = list(dict.fromkeys(keys))
+        lexicon = self.model.lexicon
+        ranges = lexicon.candidates(distinct)
+        ids = [i for candidates in ranges for i in candidates]
+        found = iter(zip(lexicon.masks[ids].tolist(), lexicon.counts[ids].tolist()))
+        spelled: dict[str, dict[int | None, float]] = {}
+        for key, candidates in zip(distinct, ranges):
+            counts = spelled[key] = {}
+            for mask, count in islice(found, len(candidates)):
+                counts[mask] = max(count, counts.get(mask, 0.0))
+        return spelled
 
     def rank(self, lines: list[str], spans: list[list[Span]], with_scores: bool) -> list[list[Ranking]]:
         tokens = [token_spans(word_spans, line) for word_spans, line in zip(spans, lines)]
