@@ -17,8 +17,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from .restorer import Ranking
 from .spans import Span
 from .words import spell
@@ -111,16 +109,22 @@ def _marginals(positions, scores, forward, first: int, last: int, marginals: lis
     """Fill in, for positions first..last, each candidate's best path score."""
     backward = {state: 0.0 for state in forward[last]}
     for end in range(last, first - 1, -1):
-        marginals[end] = [-np.inf] * len(positions[end].ids)
+        best = marginals[end] = [-math.inf] * len(positions[end].ids)
         for (b, c), after in backward.items():
-            marginals[end][c] = max(marginals[end][c], forward[end][(b, c)] + after)
-        earlier: dict[tuple[int, int], float] = {}
-        for (b, c), after in backward.items():
-            for a in range(len(positions[end - 2].ids)):
-                if (a, b) in forward[end - 1]:
-                    value = after + _transition(positions, scores, end, a, b, c)
-                    earlier[(a, b)] = max(earlier.get((a, b), -np.inf), value)
-        backward = earlier
+            best[c] = max(best[c], forward[end][(b, c)] + after)
+        if end > first:  # the best scores after each state of the window before
+            backward = _backward_step(positions, scores, forward[end - 1], backward, end)
+
+
+def _backward_step(positions, scores, reachable: dict, backward: dict, end: int) -> dict:
+    """Best scores of what follows each state ending at ``end - 1``, given those ending at ``end``."""
+    earlier: dict[tuple[int, int], float] = {}
+    for (b, c), after in backward.items():
+        for a in range(len(positions[end - 2].ids)):
+            if (a, b) in reachable:
+                value = after + _transition(positions, scores, end, a, b, c)
+                earlier[(a, b)] = max(earlier.get((a, b), -math.inf), value)
+    return earlier
 
 
 def line_rankings(
