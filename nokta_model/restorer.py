@@ -14,6 +14,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .alphabet import AMBIGUOUS, model_lower, nfc_with_offsets, restore_letters
 from .spans import Span, word_spans
@@ -22,8 +23,7 @@ from .spans import Span, word_spans
 Ranking = list[tuple[str, float]]
 
 
-@dataclass(frozen=True)
-class Alternative:
+class Alternative(NamedTuple):
     text: str
     score: float
 
@@ -150,10 +150,14 @@ def _changed_words(line: _Line, rankings: list[Ranking]) -> list[tuple[Span, lis
         typed = line.nfc[span.start : span.end]
         if not ranking or AMBIGUOUS.isdisjoint(typed):
             continue
+        best, share = ranking[0]
         # No other spelling can outweigh a best one of probability >= 0.5 that keeps the word as typed.
-        if ranking[0][1] >= 0.5 and _keeps_typed(typed, line.lowered[span.start : span.end], ranking[0][0]):
+        if share >= 0.5 and _same_spelling(typed, line.lowered[span.start : span.end], best):
             continue
-        spelled = _spell_all(typed, ranking)
+        written = restore_letters(typed, best)
+        if share >= 0.5 and written == typed:
+            continue
+        spelled = [(written, share)] if len(ranking) == 1 else _spell_all(typed, ranking)
         if spelled[0][0] != typed:
             changed.append((span, spelled))
     return changed
@@ -166,23 +170,14 @@ def _same_spelling(typed: str, lowered: str, best: str) -> bool:
     return best == lowered and "I" not in typed
 
 
-def _keeps_typed(typed: str, lowered: str, best: str) -> bool:
-    """Whether ``best`` spells the word as typed."""
-    return _same_spelling(typed, lowered, best) or restore_letters(typed, best) == typed
-
-
 def _suggestion(
     line: _Line, span: Span, spelled: list[tuple[str, float]], count: float, typed_count: float
 ) -> Suggestion:
-    best, confidence = spelled[0]
+    alternatives = tuple([Alternative(_map_word_back(line, span, text), p) for text, p in spelled])
+    start, end = line.starts[span.start], line.starts[span.end]
+    best = alternatives[0]
     return Suggestion(
-        span=Span(line.starts[span.start], line.starts[span.end]),
-        original=line.original[line.starts[span.start] : line.starts[span.end]],
-        replacement=_map_word_back(line, span, best),
-        confidence=confidence,
-        alternatives=tuple(Alternative(_map_word_back(line, span, t), p) for t, p in spelled),
-        count=count,
-        typed_count=typed_count,
+        Span(start, end), line.original[start:end], best.text, best.score, alternatives, count, typed_count
     )
 
 
