@@ -72,6 +72,9 @@ def word_spans(line: str) -> list[Span]:
 
 def word_parts(word: str) -> list[Span]:
     """Spans of the hyphen-separated parts of a word (each with its suffixes)."""
-    if word.isalpha() or _PART_RE.fullmatch(word):
-        return [Span(0, len(word))]  # the common case: a word of one part
     return [Span(m.start(), m.end()) for m in _PART_RE.finditer(word)]
+
+
+def word_part_texts(word: str) -> list[str]:
+    """The hyphen-separated parts of a word (each with its suffixes)."""
+    return _PART_RE.findall(word)

@@ -1,4 +1,4 @@
-from nokta_model.spans import word_parts, word_spans
+from nokta_model.spans import word_part_texts, word_parts, word_spans
 
 
 def words(line):
@@ -47,7 +47,6 @@ def test_dotted_initials_and_glued_sentences_are_words():
     assert words("istemistir.Gunes de dosya.txt ornek.com.tr") == ["istemistir", "Gunes", "de"]
 
 
-def test_word_parts_of_a_word_without_hyphens_is_the_word():
-    for word in ("kitap", "Ankara'dır", "Türkiye’nin", "bas\u0327ka"):
-        assert [word[s.start : s.end] for s in word_parts(word)] == [word]
-    assert [("x1-y"[s.start : s.end]) for s in word_parts("x1-y")] == ["x", "y"]
+def test_word_part_texts_are_the_texts_of_word_parts():
+    for word in ("kitap", "Ankara'dır", "Türkiye’nin", "bas\u0327ka", "Sened-i", "x1-y", ""):
+        assert word_part_texts(word) == [word[s.start : s.end] for s in word_parts(word)]

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..lattice import BOS, EOS, UNK, Position, line_rankings, sentence_positions
 from ..restorer import Ranking, Restorer
-from ..spans import Span, word_parts
+from ..spans import Span, word_part_texts
 from ..words import ambiguous_positions, spelling_mask, token_key, token_spans
 from .arcs import score_windows
 from .artifact import DEFAULT_ARTIFACT, load_model
@@ -65,12 +65,11 @@ class NgramRestorer(Restorer):
             return [cache[s] for s in spellings]
 
     def _lexicon_counts(self, spellings: list[str]) -> list[float]:
-        parts = [[w[p.start : p.end] for p in word_parts(w)] for w in spellings]
-        flat = [part for word in parts for part in word]
-        keys = [token_key(part) for part in flat]
-        spelled = self._spelling_counts(keys)
-        found = iter(spelled[key].get(spelling_mask(key, part), 0.0) for key, part in zip(keys, flat))
-        return [min((next(found) for _ in word), default=0.0) for word in parts]
+        parts = [word_part_texts(w) for w in spellings]
+        keys = {part: token_key(part) for word in parts for part in word}
+        spelled = self._spelling_counts(list(keys.values()))
+        found = {part: spelled[key].get(spelling_mask(key, part), 0.0) for part, key in keys.items()}
+        return [min([found[part] for part in word], default=0.0) for word in parts]
 
     def _spelling_counts(self, keys: list[str]) -> dict[str, dict[int | None, float]]:
         """For each distinct key, the count of each spelling mask the lexicon has."""
