@@ -36,9 +36,17 @@ def run(*args: str, stdin: bytes = b"", **kwargs) -> subprocess.CompletedProcess
     return subprocess.run([*NOKTA, *args], input=stdin, capture_output=True, timeout=300, **kwargs)
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupt_when_staged(args: list[str], folder: Path) -> subprocess.CompletedProcess:
-    """Start a restore and send it SIGINT once its temporary output exists (mid-run)."""
-    process = subprocess.Popen([*NOKTA, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    """Start a restore and send it SIGINT once its temporary output exists (mid-run). The
+    child gets SIGINT's default action, as from a terminal: a test run started in the
+    background of a shell has SIGINT ignored, and Python keeps that for its children."""
+    process = subprocess.Popen(
+        [*NOKTA, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=_default_sigint
+    )
     deadline = time.monotonic() + 60
     while not list(folder.glob(".*.nokta")) and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.01)
