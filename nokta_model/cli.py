@@ -78,7 +78,7 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also train on non-commercial files (never ship the result)",
     )
-    train.add_argument("--config", help="neural: configuration name or JSON file")
+    train.add_argument("--config", help="neural: configuration name or JSON file (default: large, as shipped)")
     train.add_argument("--device", default="auto", help="neural: auto, cpu, cuda or mps")
     train.set_defaults(run=_train)
     add_corpus_command(commands)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import pickle
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import numpy as np
@@ -19,10 +19,11 @@ from nokta_model.corpus import TRAIN_FILES
 from nokta_model.neural import NeuralRestorer, infer, load_neural_restorer
 from nokta_model.neural.candidates import ranked_spellings
 from nokta_model.neural.checkpoint import load_model, save_model, sidecar
-from nokta_model.neural.cli import load_config
+from nokta_model.neural.cli import SHIPPED_CONFIG, load_config
 from nokta_model.neural.config import ModelConfig, TrainConfig
 from nokta_model.neural.infer import _batches, _Piece, native_bfloat16, twin_probabilities
 from nokta_model.neural.model import CharTagger
+from nokta_model.neural.restorer import SHIPPED
 from nokta_model.neural.train import class_weights, train_neural
 from nokta_model.neural.vocab import BOUNDARY, UNK, encode_key, encode_with_labels
 
@@ -268,3 +269,8 @@ def test_bad_training_configs_are_rejected(tmp_path):
     (tmp_path / "bad.json").write_text("[1]")
     with pytest.raises(ValueError, match="JSON object"):
         TrainConfig.from_json(tmp_path / "bad.json")
+
+
+def test_nokta_train_neural_defaults_to_the_shipped_networks_configuration():
+    shipped = json.loads(SHIPPED.with_suffix(".json").read_text())["config"]
+    assert asdict(load_config(SHIPPED_CONFIG).model) == shipped

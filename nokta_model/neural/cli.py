@@ -10,10 +10,13 @@ from pathlib import Path
 from .config import TrainConfig
 
 PRESETS = Path(__file__).with_name("configs")
+SHIPPED_CONFIG = "large"  # the configuration of the network the package ships
 
 
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", default="main", help=f"a JSON training config, or a preset name from {PRESETS}")
+    parser.add_argument(
+        "--config", default=SHIPPED_CONFIG, help=f"a JSON training config, or a preset name from {PRESETS}"
+    )
     parser.add_argument(
         "--run-dir", type=Path, default=None, help="checkpoint directory, resumed from (default runs/neural-CONFIG)"
     )
@@ -48,7 +51,7 @@ def train_from_cli(args: argparse.Namespace) -> int:
     """``nokta train --backend neural [--config C] [--output RUN_DIR] [--corpus DIR] [--device D]``."""
     from .train import train_neural
 
-    name = args.config or "main"
+    name = args.config or SHIPPED_CONFIG
     config = load_config(name)
     if getattr(args, "include_noncommercial", False):
         config = replace(config, commercial_only=False)
