@@ -73,12 +73,12 @@ class Scheduler:
 
     async def analysed(self, uri: str, timeout_s: float = 30.0) -> None:
         """Wait until the document's current version has been analysed and no analysis of it
-        is scheduled or running (or timeout)."""
+        is scheduled or running (or timeout). A request waiting for it cuts the debounce short."""
         if self._settled(uri):
             return
         waiter = self.loop.create_future()
         self._waiters.setdefault(uri, []).append(waiter)
-        if uri not in self._timers and not self._in_flight.get(uri):
+        if not self._in_flight.get(uri):
             self.schedule(uri, 0)
         try:
             await asyncio.wait_for(asyncio.shield(waiter), timeout_s)

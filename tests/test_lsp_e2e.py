@@ -65,6 +65,22 @@ async def test_open_flags_words_and_quick_fix_gives_exact_text(client: LanguageC
     assert apply_edits(text, on_save[0].edit.changes["file:///a.txt"]) == "Bugün hava çok güzel.\nİkinci satır doğru."
 
 
+async def test_fix_all_on_save_waits_for_the_word_just_typed(client: LanguageClient):
+    """Saved before the debounce ran: the fix covers the edit, not the last analysis."""
+    await initialize(client, {"debounceMs": 60_000})
+    open_document(client, "file:///save.txt", "Bugun hava.")
+    change_document(client, "file:///save.txt", 2, (None, "Bugun hava cok guzel."))
+    on_save = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri="file:///save.txt"),
+            range=span(0, 0, 0),
+            context=types.CodeActionContext(diagnostics=[], only=["source.fixAll"]),
+        )
+    )
+    assert [a.kind for a in on_save] == ["source.fixAll.nokta"]
+    assert apply_edits("Bugun hava cok guzel.", on_save[0].edit.changes["file:///save.txt"]) == "Bugün hava çok güzel."
+
+
 async def test_code_actions_follow_the_cursor_not_the_line(client: LanguageClient):
     """Neovim sends every diagnostic of the line; only the word under the cursor gets fixes."""
     await initialize(client)

@@ -1,5 +1,7 @@
 """textDocument/codeAction: fixes for the diagnostics under the cursor (from their
-``data``, never running the model), restore all, restore the selection."""
+``data``, never running the model), restore all, restore the selection. A request for
+source actions (fix all on save) first waits, up to ``FIX_ON_SAVE_WAIT_S``, for the
+analysis of the document as it is now, so a word typed just before saving is fixed too."""
 
 from __future__ import annotations
 
@@ -12,13 +14,17 @@ from .. import actions
 if TYPE_CHECKING:
     from ..server import NoktaServer
 
+FIX_ON_SAVE_WAIT_S = 10.0
 
-def code_actions(ls: NoktaServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-    session = ls.session
-    document = session.document(params.text_document.uri)
+
+async def code_actions(ls: NoktaServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    session, uri, kinds = ls.session, params.text_document.uri, params.context.only
+    fix_all = actions.asks_for_source_actions(kinds)
+    if fix_all and session.document(uri) is not None:
+        await ls.scheduler.analysed(uri, FIX_ON_SAVE_WAIT_S)
+    document = session.document(uri)
     if document is None:
         return []
-    kinds = params.context.only
     result: list[types.CodeAction] = []
     if actions.wanted(kinds, types.CodeActionKind.QuickFix):
         for diagnostic in actions.nokta_diagnostics(params.context.diagnostics):
@@ -26,7 +32,6 @@ def code_actions(ls: NoktaServer, params: types.CodeActionParams) -> list[types.
                 result.extend(actions.quick_fixes(document.uri, diagnostic))
     start, end = document.clamp_range(params.range, session.codec)
     selection = actions.in_range(session.findings(document.uri, start[0], end[0]), start, end)
-    fix_all = actions.asks_for_source_actions(kinds)
     extra = actions.document_actions(document, session.findings(document.uri), selection, session.codec, fix_all)
     return result + [action for action in extra if actions.wanted(kinds, str(action.kind))]
 
