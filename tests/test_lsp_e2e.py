@@ -28,6 +28,17 @@ async def client(lsp_client: LanguageClient):
     await lsp_client.shutdown_session()
 
 
+async def fix_all_on_save(client: LanguageClient, uri: str) -> list:
+    """The code actions an editor asks for on save (``source.fixAll``)."""
+    return await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=span(0, 0, 0),
+            context=types.CodeActionContext(diagnostics=[], only=["source.fixAll"]),
+        )
+    )
+
+
 async def test_open_flags_words_and_quick_fix_gives_exact_text(client: LanguageClient):
     await initialize(client)
     text = "Bugun hava cok guzel.\nİkinci satır doğru."
@@ -54,13 +65,7 @@ async def test_open_flags_words_and_quick_fix_gives_exact_text(client: LanguageC
 
     restore_all = [a for a in actions if a.title.startswith("Restore all")]
     assert len(restore_all) == 1 and restore_all[0].kind == types.CodeActionKind.QuickFix
-    on_save = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri="file:///a.txt"),
-            range=span(0, 0, 0),
-            context=types.CodeActionContext(diagnostics=[], only=["source.fixAll"]),
-        )
-    )
+    on_save = await fix_all_on_save(client, "file:///a.txt")
     assert [a.kind for a in on_save] == ["source.fixAll.nokta"]
     assert apply_edits(text, on_save[0].edit.changes["file:///a.txt"]) == "Bugün hava çok güzel.\nİkinci satır doğru."
 
@@ -70,13 +75,7 @@ async def test_fix_all_on_save_waits_for_the_word_just_typed(client: LanguageCli
     await initialize(client, {"debounceMs": 60_000})
     open_document(client, "file:///save.txt", "Bugun hava.")
     change_document(client, "file:///save.txt", 2, (None, "Bugun hava cok guzel."))
-    on_save = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri="file:///save.txt"),
-            range=span(0, 0, 0),
-            context=types.CodeActionContext(diagnostics=[], only=["source.fixAll"]),
-        )
-    )
+    on_save = await fix_all_on_save(client, "file:///save.txt")
     assert [a.kind for a in on_save] == ["source.fixAll.nokta"]
     assert apply_edits("Bugun hava cok guzel.", on_save[0].edit.changes["file:///save.txt"]) == "Bugün hava çok güzel."
 

@@ -13,7 +13,8 @@ shipped models give the same weights file.
 
 The network runs in float32 during the fit (``neural.infer.float32``), so the weights do
 not depend on whether the CPU has bfloat16. The tune split is never counted into any
-model (``corpus.line_split``), so its scores are those of unseen text. Nothing here reads ``shared/bench``.
+model (``corpus.line_split``), so its scores are those of unseen text. Nothing here
+reads ``shared/bench``.
 """
 
 from __future__ import annotations

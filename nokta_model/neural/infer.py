@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import math
 import os
 from collections.abc import Iterator
 from contextvars import ContextVar
@@ -123,7 +124,7 @@ def native_bfloat16(cpuinfo: Path = Path("/proc/cpuinfo")) -> bool:
 
 
 def _run(model: CharTagger, batch: list[_Piece], device: torch.device) -> np.ndarray:
-    width = -(-max(len(piece.ids) for piece in batch) // WIDTH_STEP) * WIDTH_STEP
+    width = WIDTH_STEP * math.ceil(max(len(piece.ids) for piece in batch) / WIDTH_STEP)
     ids = np.full((len(batch), width), PAD, dtype=np.int64)
     for row, piece in enumerate(batch):
         ids[row, : len(piece.ids)] = piece.ids
