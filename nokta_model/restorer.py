@@ -177,7 +177,13 @@ def _suggestion(
     start, end = line.starts[span.start], line.starts[span.end]
     best = alternatives[0]
     return Suggestion(
-        Span(start, end), line.original[start:end], best.text, best.score, alternatives, count, typed_count
+        span=Span(start, end),
+        original=line.original[start:end],
+        replacement=best.text,
+        confidence=best.score,
+        alternatives=alternatives,
+        count=count,
+        typed_count=typed_count,
     )
 
 
