@@ -44,8 +44,10 @@ class RecurrentBackbone(Backbone):
     def _padded_directions(self, x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
         """Inference without packing (faster on CPU): each direction runs on a plain
         padded batch, the backward one on rows reversed within their own length."""
-        steps = torch.arange(x.shape[1], device=x.device).unsqueeze(0)
+        batch, width = x.shape[:2]
+        steps = torch.arange(width, device=x.device).unsqueeze(0)
         reverse = torch.where(steps < lengths.unsqueeze(1), lengths.unsqueeze(1) - 1 - steps, steps)
+        reverse = (reverse + width * torch.arange(batch, device=x.device).unsqueeze(1)).reshape(-1)
         h = x
         for layer in range(self.rnn.num_layers):
             forward = self._direction(h, layer, "")
@@ -63,8 +65,10 @@ class RecurrentBackbone(Backbone):
         return _VF.gru(h, zeros, weights, True, 1, 0.0, False, False, True)[0]
 
 
-def _gather_steps(h: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
-    return h.gather(1, index.unsqueeze(-1).expand_as(h))
+def _gather_steps(h: torch.Tensor, flat_index: torch.Tensor) -> torch.Tensor:
+    """Rows of ``h`` (batch, length, features) picked by their index in ``h`` flattened to
+    (batch * length, features): whole feature vectors at once, many times as fast as ``gather``."""
+    return h.reshape(-1, h.shape[-1]).index_select(0, flat_index).view(h.shape)
 
 
 class DilatedCnnBackbone(Backbone):
