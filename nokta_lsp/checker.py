@@ -79,6 +79,9 @@ class SuggestionCache:
     def __len__(self) -> int:
         return len(self._items)
 
+    def __contains__(self, text: str) -> bool:
+        return text in self._items
+
     def get(self, text: str) -> tuple[Suggestion, ...] | None:
         found = self._items.get(text)
         if found is not None:
@@ -135,6 +138,11 @@ def suggestions_for(texts: Sequence[str], restorer: Restorer, cache: SuggestionC
             cache.put(text, suggestions)
             found[text] = tuple(suggestions)
     return [found[text] for text in texts]
+
+
+def uncached(texts: Iterable[str], cache: SuggestionCache) -> list[str]:
+    """The distinct texts ``suggestions_for`` would ask the restorer for."""
+    return list(dict.fromkeys(text for text in texts if text not in cache and _worth_asking(text)))
 
 
 def check(

@@ -18,12 +18,13 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from nokta_model.backends import load_restorer, set_torch_defaults
 from nokta_model.restorer import Restorer
 
 from .checker import SuggestionCache
+from .lookahead import LookAhead
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,7 @@ class Model:
     restorer: Restorer
     cache: SuggestionCache
     description: str
+    ahead: LookAhead = field(default_factory=LookAhead, compare=False)  # fills ``cache``
 
 
 @dataclass(frozen=True)

@@ -92,6 +92,9 @@ def changed_region(old: Sequence[str], new: Sequence[str]) -> tuple[int, int, in
 #: Rows found first after an edit or a new context (so the top of a document opened is
 #: published first); the rest follow from the top.
 URGENT_ROWS = 1_000
+#: Rows of an edit found before any other, with the rows after them derived again (in
+#: small batches: see ``analysis``); the rest of a larger edit is urgent.
+EDIT_ROWS = 32
 
 
 class DocumentAnalysis:
@@ -99,8 +102,9 @@ class DocumentAnalysis:
 
     ``prepare`` takes new lines (cheap: re-derives the rows an edit changed and marks
     them stale), ``find_next`` finds a batch of stale rows: the latest edits' first,
-    then from the top, deriving rows not derived yet on the way. A stale row shows its
-    last findings until it is found again (after a context change, the old context's).
+    then the top of the document after a new context, then from the top, deriving rows
+    not derived yet on the way. A stale row shows its last findings until it is found
+    again (after a context change, the old context's).
     """
 
     def __init__(self) -> None:
@@ -109,7 +113,8 @@ class DocumentAnalysis:
         self.findings: list[tuple[Finding, ...]] = []  # per row
         self.json: list[str] = []  # per row: its findings as comma-separated LSP diagnostics
         self.stale: list[bool] = []  # per row: not found for its text and the context yet
-        self.urgent: list[int] = []  # stale rows to find first, the first last (a stack)
+        self.edited: list[int] = []  # stale rows of the edits, to find first; the first last (a stack)
+        self.urgent: list[int] = []  # stale rows to find next (the top after a new context), a stack too
         self.derived = 0
         self.scan = 0  # no stale row above this one
         self.context: Context | None = None
@@ -121,10 +126,18 @@ class DocumentAnalysis:
         return self._advance() == len(self.stale)
 
     def urgent_left(self) -> bool:
-        """Whether urgent rows are still to be found."""
-        while self.urgent and not (self.urgent[-1] < len(self.stale) and self.stale[self.urgent[-1]]):
-            self.urgent.pop()
-        return bool(self.urgent)
+        """Whether edited or urgent rows are still to be found."""
+        return bool(self._drop_found(self.edited) or self._drop_found(self.urgent))
+
+    def edited_left(self) -> int:
+        """How many rows of the edits are still to be found."""
+        return sum(1 for row in self.edited if row < len(self.stale) and self.stale[row])
+
+    def _drop_found(self, stack: list[int]) -> list[int]:
+        """``stack`` without the rows found on its top."""
+        while stack and not (stack[-1] < len(self.stale) and self.stale[stack[-1]]):
+            stack.pop()
+        return stack
 
     def update(self, lines: tuple[str, ...], context: Context) -> None:
         """Bring every finding up to date with ``lines``."""
@@ -141,6 +154,7 @@ class DocumentAnalysis:
             self._restart(context)
         start, old_end, new_end = changed_region(self.lines, lines)
         delta, width = new_end - old_end, new_end - start
+        changed, edits = range(start, min(new_end, start + URGENT_ROWS)), EDIT_ROWS if self.lines else 0
         if any(self.findings[start:old_end]):
             self._bump()
         self.rows[start:old_end] = [None] * width
@@ -149,8 +163,10 @@ class DocumentAnalysis:
         self.stale[start:old_end] = [True] * width
         self.lines = lines
         self.scan = min(self.scan, start)
-        kept = [row + delta if row >= old_end else row for row in self.urgent if not start <= row < old_end]
-        self.urgent = kept + list(reversed(range(start, min(new_end, start + URGENT_ROWS))))
+        self.urgent = _shifted(self.urgent, start, old_end, delta)
+        self.edited = _shifted(self.edited, start, old_end, delta)
+        self.urgent += reversed(changed[edits:])  # a document opened is no edit
+        self.edited += reversed(changed[:edits])
         if start < self.derived and old_end <= self.derived:
             self.derived += delta
             self._rederive(start, new_end)
@@ -159,6 +175,13 @@ class DocumentAnalysis:
         if delta and self._renumber(new_end):
             self._bump()
         self._check_first()
+
+    def upcoming_texts(self, limit: int) -> list[str]:
+        """What the restorer will see for the next ``limit`` rows ``find_next`` takes."""
+        rows = self._upcoming(limit)
+        if rows:
+            self._derive_until(rows[-1])
+        return [self._seen_text(row) for row in rows]
 
     def find_next(self, limit: int) -> bool:
         """Find up to ``limit`` stale rows; True while stale rows remain."""
@@ -177,7 +200,7 @@ class DocumentAnalysis:
             line = self.lines[row]
             if not line.isascii() and any(word in line for word in words):
                 self.stale[row] = True
-                self.urgent.append(row)
+                self.edited.append(row)
                 self.scan = min(self.scan, row)
                 self._rederive(row, row + 1)
 
@@ -212,7 +235,7 @@ class DocumentAnalysis:
                 self.stale[row] = True
                 redone.append(row)
             row += 1
-        self.urgent.extend(reversed(redone))
+        self.edited.extend(reversed(redone))
 
     def _derive_until(self, last: int) -> None:
         """Derive every row up to ``last``."""
@@ -227,17 +250,25 @@ class DocumentAnalysis:
         self._check_first()
 
     def _take(self, limit: int) -> list[int]:
-        """Up to ``limit`` stale rows, the urgent ones first, then from the top; sorted."""
-        batch: set[int] = set()
-        while self.urgent and len(batch) < limit:
-            row = self.urgent.pop()
-            if row < len(self.stale) and self.stale[row]:
-                batch.add(row)
+        """The next ``limit`` stale rows (``_upcoming``), taken off the stacks."""
+        batch = self._upcoming(limit)
+        taken = set(batch)
+        for stack in (self.edited, self.urgent):
+            while self._drop_found(stack) and stack[-1] in taken:
+                stack.pop()
+        return batch
+
+    def _upcoming(self, limit: int) -> list[int]:
+        """Up to ``limit`` stale rows, the edited ones first, then the urgent ones, then
+        from the top; sorted."""
+        batch: dict[int, None] = {}
         start = self._advance()
-        for row in itertools.compress(range(start, len(self.stale)), itertools.islice(self.stale, start, None)):
+        from_top = itertools.compress(itertools.count(start), itertools.islice(self.stale, start, None))
+        for row in itertools.chain(reversed(self.edited), reversed(self.urgent), from_top):
             if len(batch) >= limit:
                 break
-            batch.add(row)
+            if row < len(self.stale) and self.stale[row]:
+                batch[row] = None
         return sorted(batch)
 
     def _advance(self) -> int:
@@ -313,3 +344,9 @@ class DocumentAnalysis:
 
     def line_findings(self) -> list[tuple[Finding, ...]]:
         return list(self.findings)
+
+
+def _shifted(stack: list[int], start: int, old_end: int, delta: int) -> list[int]:
+    """A stack of rows after ``[start, old_end)`` became ``delta`` rows longer: the rows
+    replaced left out, the rows below renumbered."""
+    return [row + delta if row >= old_end else row for row in stack if not start <= row < old_end]

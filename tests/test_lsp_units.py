@@ -354,6 +354,71 @@ def test_an_opened_document_is_found_from_the_top_and_an_edit_before_the_rest():
     assert analysis.stale[URGENT_ROWS] and not analysis.complete
 
 
+def _snapshot(lines, restorer, version=1, state=None):
+    from nokta_lsp.analysis import Snapshot
+    from nokta_lsp.engine import Model
+    from nokta_lsp.incremental import DocumentAnalysis
+
+    model = Model(restorer, SuggestionCache(), "fake")
+    state = state or DocumentAnalysis()
+    return Snapshot("file:///x.txt", version, lines, PLAIN, CheckOptions(), "information", Codec(), model, state)
+
+
+def test_a_document_is_asked_for_in_large_batches_and_an_edit_alone():
+    from dataclasses import replace
+
+    from nokta_lsp.analysis import AHEAD_LINES, Run, analyse
+
+    restorer = FakeRestorer()
+    lines = tuple(f"cok guzel {n}" for n in range(3 * AHEAD_LINES))
+    snapshot = _snapshot(lines, restorer)
+    never = Run(lambda: False, lambda partial: None)
+    assert analyse(snapshot, never).complete
+    assert [len(call) for call in restorer.calls] == [AHEAD_LINES] * 3
+    restorer.calls.clear()
+    edited = (*lines[:5], "bugun cok", *lines[6:])
+    result = analyse(replace(snapshot, version=2, lines=edited), never)
+    assert restorer.calls == [["bugun cok"]]
+    assert [f.replacement for f in result.line_findings[5]] == ["bugün", "çok"]
+
+
+def test_an_edit_is_published_before_the_document_is_checked_again_with_a_new_model():
+    from dataclasses import replace
+
+    from nokta_lsp.analysis import Run, analyse
+    from nokta_lsp.engine import Model
+
+    lines = tuple(f"cok guzel {n}" for n in range(2_000))
+    snapshot = _snapshot(lines, FakeRestorer())
+    analyse(snapshot, Run(lambda: False, lambda partial: None))
+    edited = (*lines[:1500], "bugun cok", *lines[1501:])
+    model = Model(FakeRestorer(), SuggestionCache(), "another")
+    partials: list = []
+    analyse(replace(snapshot, version=2, lines=edited, model=model), Run(lambda: False, partials.append))
+    assert partials[0].found_share < 0.01  # the edit's row alone
+    assert [f.replacement for f in partials[0].line_findings[1500]] == ["bugün", "çok"]
+
+
+def test_the_worker_waits_for_no_large_batch_when_a_newer_version_is_waiting():
+    import threading
+
+    from nokta_lsp.analysis import Run, analyse
+
+    release = threading.Event()
+
+    class Blocked(FakeRestorer):
+        def rank(self, lines, spans, with_scores):
+            release.wait(10)
+            return super().rank(lines, spans, with_scores)
+
+    snapshot = _snapshot(tuple(f"cok guzel {n}" for n in range(100)), Blocked())
+    newer = threading.Event()
+    threading.Timer(0.05, newer.set).start()
+    assert analyse(snapshot, Run(newer.is_set, lambda partial: None)) is None  # while the batch is still asked
+    release.set()
+    assert analyse(snapshot, Run(lambda: False, lambda partial: None)).complete
+
+
 def test_engine_serves_the_count_based_model_while_the_configured_one_loads(monkeypatch):
     import threading
 
