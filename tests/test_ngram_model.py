@@ -162,3 +162,20 @@ def test_table_lookups_find_the_same_rows_in_any_query_order_and_shape(size):
     found = table.find(queries)
     assert found.shape == queries.shape and (found == expected).all()
     assert (table.get(queries, default=-1) == np.where(expected >= 0, 10 * queries, -1)).all()
+
+
+def test_lookups_from_several_threads_match_one_thread_while_the_caches_fill_and_clear(tiny_model, monkeypatch):
+    """The language server asks from two threads (an edit's rows beside a look-ahead batch);
+    the caches are filled outside the lock, so neither waits for the other's batch."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from nokta_model.ngram import model as ngram_model
+
+    words = ["yasa", "cok", "isik", "guzel", "hava", "kedi", "kopek", "agac", "deniz", "gunes"] * 3
+    batches = [words[i:] + words[:i] for i in range(12)]
+    expected = [(NgramRestorer(tiny_model).candidates(b), NgramRestorer(tiny_model).counts(b)) for b in batches]
+    monkeypatch.setattr(ngram_model, "TOKEN_CACHE_SIZE", 12)  # cleared again and again
+    shared = NgramRestorer(tiny_model)
+    with ThreadPoolExecutor(4) as pool:
+        found = list(pool.map(lambda b: (shared.candidates(b), shared.counts(b)), batches * 20))
+    assert [(repr(p), c) for p, c in found] == [(repr(p), c) for p, c in expected * 20]

@@ -56,13 +56,15 @@ class NgramRestorer(Restorer):
         """Running-text count of each spelling (its rarest hyphen part; LIST_BONUS if only
         in a word list, 0 if not in the lexicon), remembered for the next call."""
         with self._cache_lock:
-            cache = self._count_of
-            new = list(dict.fromkeys(s for s in spellings if s not in cache))
-            if len(cache) + len(new) > TOKEN_CACHE_SIZE:
-                cache.clear()
-                new = list(dict.fromkeys(spellings))
-            cache.update(zip(new, self._lexicon_counts(new)))
-            return [cache[s] for s in spellings]
+            known = {s: self._count_of[s] for s in spellings if s in self._count_of}
+        new = [s for s in dict.fromkeys(spellings) if s not in known]
+        found = dict(zip(new, self._lexicon_counts(new)))  # without the lock: other threads' calls go on
+        with self._cache_lock:
+            if len(self._count_of) + len(found) > TOKEN_CACHE_SIZE:
+                self._count_of.clear()
+            self._count_of.update(found)
+        known.update(found)
+        return [known[s] for s in spellings]
 
     def _lexicon_counts(self, spellings: list[str]) -> list[float]:
         parts = [word_part_texts(w) for w in spellings]
@@ -116,25 +118,29 @@ class NgramRestorer(Restorer):
     def candidates(self, texts: list[str]) -> list[Position]:
         """Lattice slots of (``model_lower``-ed) tokens; each distinct token text is looked up once."""
         with self._cache_lock:
-            return self._cached_positions(texts)
+            known = {t: self._positions_of[t] for t in texts if t in self._positions_of}
+        new = [t for t in dict.fromkeys(texts) if t not in known]
+        found = dict(zip(new, self._positions(new)))  # without the lock: other threads' calls go on
+        with self._cache_lock:
+            if len(self._positions_of) + len(found) > TOKEN_CACHE_SIZE:
+                self._positions_of.clear()
+            self._positions_of.update(found)
+        known.update(found)
+        return [known[t] for t in texts]
 
-    def _cached_positions(self, texts: list[str]) -> list[Position]:
-        cache = self._positions_of
-        new = list(dict.fromkeys(t for t in texts if t not in cache))
-        if len(cache) + len(new) > TOKEN_CACHE_SIZE:
-            cache.clear()
-            new = list(dict.fromkeys(texts))
-        keys = [token_key(text) for text in new]
+    def _positions(self, texts: list[str]) -> list[Position]:
+        keys = [token_key(text) for text in texts]
         lexicon = self.model.lexicon
-        for key, text, ids in zip(keys, new, lexicon.candidates(keys)):
+        positions = []
+        for key, text, ids in zip(keys, texts, lexicon.candidates(keys)):
             typed = spelling_mask(key, text) or 0
             spellings = [i for i in ids if int(lexicon.masks[i]) & typed == typed]
             known = _plausible(spellings, lexicon.counts, lexicon.masks, typed)
             if known:
-                cache[text] = Position(known, masks=[int(lexicon.masks[i]) for i in known], key=key)
+                positions.append(Position(known, masks=[int(lexicon.masks[i]) for i in known], key=key))
             else:
-                cache[text] = self._unseen(key, typed)
-        return [cache[text] for text in texts]
+                positions.append(self._unseen(key, typed))
+        return positions
 
     def _unseen(self, key: str, typed: int) -> Position:
         """Candidates of a word the lexicon lacks: its longest known stem, then characters."""
