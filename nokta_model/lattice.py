@@ -55,22 +55,24 @@ def sentence_positions(words: list[Position]) -> list[Position]:
     return [Position([BOS]), Position([BOS]), *words, Position([EOS])]
 
 
-def decode(positions: list[Position], scores: dict, with_marginals: bool) -> tuple[list[int], list[list[float]]]:
-    """Best choice index per position, and (optionally) per-candidate max-marginals.
+def decode(positions: list[Position], scores: dict, with_marginals: bool) -> tuple[list[int], dict[int, list[float]]]:
+    """Best choice index per position, and (optionally) the per-candidate max-marginals of
+    the positions that compete (by position index).
 
     Runs of windows that touch competing positions are decoded on their own: two runs
     share no window, so the best path is the best path of each run.
     """
     best = [0] * len(positions)
-    marginals = [[0.0] * len(p.ids) for p in positions] if with_marginals else []
+    marginals: dict[int, list[float]] = {}
     for first, last in _runs(open_windows(positions)):
-        forward, back = _forward(positions, scores, first, last)
+        steps: dict[int, list] | None = {} if with_marginals else None
+        forward, back = _forward(positions, scores, first, last, steps)
         state = max(forward[last], key=forward[last].get)
         for end in range(last, first - 1, -1):
             best[end - 1], best[end] = state
             state = back[end][state]
-        if with_marginals:
-            _marginals(positions, scores, forward, first, last, marginals)
+        if steps is not None:
+            _marginals(positions, forward, steps, first, last, marginals)
     return best, marginals
 
 
@@ -89,23 +91,28 @@ def _transition(positions, scores, end, a, b, c) -> float:
     return scores.get(window, 0.0) + positions[end].emission(c)
 
 
-def _forward(positions, scores, first: int, last: int):
-    """Best scores of states (choice at end-1, choice at end) for ends first..last."""
+def _forward(positions, scores, first: int, last: int, steps: dict[int, list] | None):
+    """Best scores of states (choice at end-1, choice at end) for ends first..last; each
+    transition (a, b, c, score) is kept in ``steps`` by its end, if given, for ``_marginals``."""
     forward: dict[int, dict] = {first - 1: {(0, 0): 0.0}}
     back: dict[int, dict] = {}
     for end in range(first, last + 1):
         layer: dict[tuple[int, int], float] = {}
         pointers: dict[tuple[int, int], tuple[int, int]] = {}
+        kept = [] if steps is None else steps.setdefault(end, [])
         for (a, b), total in forward[end - 1].items():
             for c in range(len(positions[end].ids)):
-                value = total + _transition(positions, scores, end, a, b, c)
+                step = _transition(positions, scores, end, a, b, c)
+                if steps is not None:
+                    kept.append((a, b, c, step))
+                value = total + step
                 if (b, c) not in layer or value > layer[(b, c)]:
                     layer[(b, c)], pointers[(b, c)] = value, (a, b)
         forward[end], back[end] = layer, pointers
     return forward, back
 
 
-def _marginals(positions, scores, forward, first: int, last: int, marginals: list[list[float]]) -> None:
+def _marginals(positions, forward, steps: dict[int, list], first: int, last: int, marginals: dict) -> None:
     """Fill in, for positions first..last, each candidate's best path score."""
     backward = {state: 0.0 for state in forward[last]}
     for end in range(last, first - 1, -1):
@@ -113,17 +120,16 @@ def _marginals(positions, scores, forward, first: int, last: int, marginals: lis
         for (b, c), after in backward.items():
             best[c] = max(best[c], forward[end][(b, c)] + after)
         if end > first:  # the best scores after each state of the window before
-            backward = _backward_step(positions, scores, forward[end - 1], backward, end)
+            backward = _backward_step(steps[end], backward)
 
 
-def _backward_step(positions, scores, reachable: dict, backward: dict, end: int) -> dict:
-    """Best scores of what follows each state ending at ``end - 1``, given those ending at ``end``."""
+def _backward_step(steps: list, backward: dict) -> dict:
+    """Best scores of what follows each state ending one position earlier, given ``backward``
+    for the states ending at the end of ``steps`` (the transitions into them)."""
     earlier: dict[tuple[int, int], float] = {}
-    for (b, c), after in backward.items():
-        for a in range(len(positions[end - 2].ids)):
-            if (a, b) in reachable:
-                value = after + _transition(positions, scores, end, a, b, c)
-                earlier[(a, b)] = max(earlier.get((a, b), -math.inf), value)
+    for a, b, c, step in steps:
+        value = backward[(b, c)] + step
+        earlier[(a, b)] = max(earlier.get((a, b), -math.inf), value)
     return earlier
 
 

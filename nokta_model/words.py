@@ -53,9 +53,13 @@ def spell(key: str, mask: int) -> str:
     if not mask:
         return key
     letters = list(key)
-    for pos in range(min(len(key), MAX_MASK_BITS)):
-        if mask >> pos & 1:
-            letters[pos] = LOWER_TWIN[letters[pos]]
+    limit = min(len(key), MAX_MASK_BITS)
+    while mask:  # one step per set bit, lowest first
+        pos = (mask & -mask).bit_length() - 1
+        if pos >= limit:
+            break
+        letters[pos] = LOWER_TWIN[letters[pos]]
+        mask &= mask - 1
     return "".join(letters)
 
 
