@@ -32,6 +32,7 @@ class NgramRestorer(Restorer):
         self.model = model
         self.source = source
         self._positions_of: dict[str, Position] = {}  # token text -> its lattice slot
+        self._ids_of: dict[str, range] = {}  # key -> its candidate ids (``_candidate_ids``)
         self._count_of: dict[str, float] = {}  # spelling -> its running-text count (``counts``)
         self._letters_of: dict[tuple[str, int], dict[int, float]] = {}  # ``unseen_letter_probabilities``
         self._cache_lock = threading.Lock()
@@ -77,7 +78,7 @@ class NgramRestorer(Restorer):
         """For each distinct key, the count of each spelling mask the lexicon has."""
         distinct = list(dict.fromkeys(keys))
         lexicon = self.model.lexicon
-        ranges = lexicon.candidates(distinct)
+        ranges = self._candidate_ids(distinct)
         ids = [i for candidates in ranges for i in candidates]
         found = iter(zip(lexicon.masks[ids].tolist(), lexicon.counts[ids].tolist()))
         spelled: dict[str, dict[int | None, float]] = {}
@@ -132,7 +133,7 @@ class NgramRestorer(Restorer):
         keys = [token_key(text) for text in texts]
         lexicon = self.model.lexicon
         positions = []
-        for key, text, ids in zip(keys, texts, lexicon.candidates(keys)):
+        for key, text, ids in zip(keys, texts, self._candidate_ids(keys)):
             typed = spelling_mask(key, text) or 0
             spellings = [i for i in ids if int(lexicon.masks[i]) & typed == typed]
             known = _plausible(spellings, lexicon.counts, lexicon.masks, typed)
@@ -141,6 +142,20 @@ class NgramRestorer(Restorer):
             else:
                 positions.append(self._unseen(key, typed))
         return positions
+
+    def _candidate_ids(self, keys: list[str]) -> list[range]:
+        """``Lexicon.candidates`` of each key, remembered: ``counts`` asks again for the keys
+        of the words just ranked."""
+        with self._cache_lock:
+            known = {k: self._ids_of[k] for k in keys if k in self._ids_of}
+        new = [k for k in dict.fromkeys(keys) if k not in known]
+        found = dict(zip(new, self.model.lexicon.candidates(new)))  # without the lock, as in ``candidates``
+        with self._cache_lock:
+            if len(self._ids_of) + len(found) > TOKEN_CACHE_SIZE:
+                self._ids_of.clear()
+            self._ids_of.update(found)
+        known.update(found)
+        return [known[k] for k in keys]
 
     def _unseen(self, key: str, typed: int) -> Position:
         """Candidates of a word the lexicon lacks: its longest known stem, then characters."""
