@@ -28,7 +28,7 @@ class Alternative(NamedTuple):
     score: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Suggestion:
     """A word whose best spelling differs from what was typed. Offsets are code points."""
 
@@ -85,16 +85,21 @@ class Restorer(ABC):
     def suggest(self, lines: Sequence[str]) -> list[list[Suggestion]]:
         """For each line, the words whose best spelling differs from the typed one."""
         prepared = [self._prepare(line) for line in lines]
-        rankings = self._rank(prepared, with_scores=True)
-        changes = [_changed_words(line, ranks) for line, ranks in zip(prepared, rankings)]
-        best = [model_lower(spelled[0][0]) for words in changes for _, spelled in words]
-        typed = [_as_typed(line, span) for line, words in zip(prepared, changes) for span, _ in words]
+        changes = self._changes(prepared)
+        best = [model_lower(spelled[0].text) for words in changes for _, spelled in words]
+        typed = [spelling for line, words in zip(prepared, changes) for spelling in _as_typed(line, words)]
         counts = self.counts(best + typed)
         found = iter(zip(counts[: len(best)], counts[len(best) :]))
         return [
             [_suggestion(line, span, spelled, *next(found)) for span, spelled in words]
             for line, words in zip(prepared, changes)
         ]
+
+    def _changes(self, prepared: list[_Line]) -> list[list[tuple[Span, tuple[Alternative, ...]]]]:
+        """The changed words of each line (``_changed_words``). The rankings are let go on
+        return, before the suggestions are built: fewer objects alive, fewer collections."""
+        rankings = self._rank(prepared, with_scores=True)
+        return [_changed_words(line, ranks) for line, ranks in zip(prepared, rankings)]
 
     def dotted_capitals(self, dotted: list[str], undotted: list[str], ascii_lines: list[bool]) -> list[bool]:
         """Whether each word typed with a capital I may be spelled ``dotted`` (İ there)
@@ -142,23 +147,24 @@ class Restorer(ABC):
         return _map_back(line, "".join(restored))
 
 
-def _changed_words(line: _Line, rankings: list[Ranking]) -> list[tuple[Span, list[tuple[str, float]]]]:
+def _changed_words(line: _Line, rankings: list[Ranking]) -> list[tuple[Span, tuple[Alternative, ...]]]:
     """The words whose best spelling differs from the typed one, with every spelling as
     the user would see it (NFC), best first."""
     changed = []
+    nfc, lowered = line.nfc, line.lowered
     for span, ranking in zip(line.spans, rankings):
-        typed = line.nfc[span.start : span.end]
+        typed = nfc[span.start : span.end]
         if not ranking or AMBIGUOUS.isdisjoint(typed):
             continue
         best, share = ranking[0]
         # No other spelling can outweigh a best one of probability >= 0.5 that keeps the word as typed.
-        if share >= 0.5 and _same_spelling(typed, line.lowered[span.start : span.end], best):
+        if share >= 0.5 and _same_spelling(typed, lowered[span.start : span.end], best):
             continue
         written = restore_letters(typed, best)
         if share >= 0.5 and written == typed:
             continue
-        spelled = [(written, share)] if len(ranking) == 1 else _spell_all(typed, ranking)
-        if spelled[0][0] != typed:
+        spelled = (Alternative(written, share),) if len(ranking) == 1 else _spell_all(typed, written, ranking)
+        if spelled[0].text != typed:
             changed.append((span, spelled))
     return changed
 
@@ -171,28 +177,31 @@ def _same_spelling(typed: str, lowered: str, best: str) -> bool:
 
 
 def _suggestion(
-    line: _Line, span: Span, spelled: list[tuple[str, float]], count: float, typed_count: float
+    line: _Line, span: Span, spelled: tuple[Alternative, ...], count: float, typed_count: float
 ) -> Suggestion:
-    alternatives = tuple([Alternative(_map_word_back(line, span, text), p) for text, p in spelled])
-    start, end = line.starts[span.start], line.starts[span.end]
-    best = alternatives[0]
+    if line.nfc is not line.original:
+        spelled = tuple([Alternative(_map_word_back(line, span, text), p) for text, p in spelled])
+        span = Span(line.starts[span.start], line.starts[span.end])
+    best = spelled[0]
     return Suggestion(
-        span=Span(start, end),
-        original=line.original[start:end],
+        span=span,
+        original=line.original[span.start : span.end],
         replacement=best.text,
         confidence=best.score,
-        alternatives=alternatives,
+        alternatives=spelled,
         count=count,
         typed_count=typed_count,
     )
 
 
-def _as_typed(line: _Line, span: Span) -> str:
-    """The lower-case spelling the writer typed. On a line with non-ASCII letters the
-    keyboard had İ, so a capital I there is the capital of ı (``IYI`` is ıyı, never
-    written: a slip for İYİ); on an ASCII line it may stand for either."""
-    lowered = line.lowered[span.start : span.end]
-    return lowered if line.nfc.isascii() else _undotted(lowered, line.nfc[span.start : span.end])
+def _as_typed(line: _Line, words: list[tuple[Span, tuple[Alternative, ...]]]) -> list[str]:
+    """The lower-case spelling the writer typed of each of ``words``. On a line with
+    non-ASCII letters the keyboard had İ, so a capital I there is the capital of ı (``IYI``
+    is ıyı, never written: a slip for İYİ); on an ASCII line it may stand for either."""
+    lowered = [line.lowered[span.start : span.end] for span, _ in words]
+    if line.nfc.isascii():
+        return lowered
+    return [_undotted(word, line.nfc[span.start : span.end]) for word, (span, _) in zip(lowered, words)]
 
 
 def _undotted(spelling: str, typed: str) -> str:
@@ -200,13 +209,14 @@ def _undotted(spelling: str, typed: str) -> str:
     return "".join("ı" if ch == "I" and letter == "i" else letter for letter, ch in zip(spelling, typed))
 
 
-def _spell_all(typed: str, ranking: Ranking) -> list[tuple[str, float]]:
-    """Candidates written as the user would see them; duplicates merged, best first."""
-    merged: dict[str, float] = {}
-    for lower, probability in ranking:
+def _spell_all(typed: str, written: str, ranking: Ranking) -> tuple[Alternative, ...]:
+    """Candidates written as the user would see them (``written``: the best one); duplicates
+    merged, best first."""
+    merged = {written: ranking[0][1]}
+    for lower, probability in ranking[1:]:
         text = restore_letters(typed, lower)
         merged[text] = merged.get(text, 0.0) + probability
-    return sorted(merged.items(), key=lambda item: -item[1])
+    return tuple([Alternative(*item) for item in sorted(merged.items(), key=lambda item: -item[1])])
 
 
 def _map_back(line: _Line, restored_nfc: str) -> str:
