@@ -12,8 +12,6 @@ from .spans import Span, word_parts
 
 MAX_MASK_BITS = 62  # longer words keep only spellings that differ in their first 62 letters
 
-_APOSTROPHES = str.maketrans({"’": "'"})
-
 
 def token_spans(word_spans: list[Span], line: str) -> list[Span]:
     """The hyphen parts of every word, as spans in ``line``."""
@@ -31,7 +29,7 @@ def token_spans(word_spans: list[Span], line: str) -> list[Span]:
 def token_key(token: str) -> str:
     if token.isascii():
         return token.lower()  # the same, for ASCII, as the fold below (I -> ı -> i)
-    return fold_key(token).translate(_APOSTROPHES)
+    return fold_key(token).replace("’", "'")
 
 
 def spelling_mask(key: str, spelling: str) -> int | None:
