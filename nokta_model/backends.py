@@ -7,6 +7,7 @@ backend lazily, so asking for the count-based model never imports torch.
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -78,6 +79,15 @@ def set_torch_defaults() -> None:
     with 1,024, 430 with 64 and 360 with none, at the same speed)."""
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     os.environ.setdefault("ONEDNN_PRIMITIVE_CACHE_CAPACITY", "0")
+
+
+def keep_for_life() -> None:
+    """For a process that keeps its model until it exits, once the model is loaded: the
+    garbage collector stops walking the objects alive now (torch and the tables leave
+    about 170,000), which its full collections did again and again for nothing.
+    ``bench.throughput``, default, interleaved runs: 121,000-127,000 chars/s against
+    95,000-98,000 without."""
+    gc.freeze()
 
 
 def load_restorer(name_or_path: str = "default", device: str = "auto") -> Restorer:

@@ -15,7 +15,7 @@ from typing import cast
 from tqdm import tqdm
 
 from . import __version__
-from .backends import BACKENDS, load_restorer, set_torch_defaults
+from .backends import BACKENDS, keep_for_life, load_restorer, set_torch_defaults
 from .cluster.corpus import add_corpus_command
 from .errors import NoktaError
 from .evaluate import Metrics, evaluate
@@ -166,6 +166,7 @@ def _restore(args: argparse.Namespace) -> int:
     jobs = _jobs(args.jobs, sources)
     pool = WorkerPool(args.backend, args.device, jobs) if jobs > 1 else None
     restorer = None if pool else load_restorer(args.backend, device=args.device)
+    keep_for_life()
 
     def restored(source: _Source) -> Iterator[str]:
         batches = _batches(source)
@@ -215,6 +216,7 @@ def _eval(args: argparse.Namespace) -> int:
         if not any(line.strip() for line in lines):
             raise NoktaError(f"{path}: empty file, nothing to score")
     restorer = load_restorer(args.backend, device=args.device)
+    keep_for_life()
     total, per_file = Metrics(), {}
     for path, lines in golds.items():
         metrics = evaluate(restorer, lines)

@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 
-from .backends import load_restorer
+from .backends import keep_for_life, load_restorer
 from .pipeline import Piece, restore_pieces
 from .restorer import Restorer
 
@@ -28,6 +28,7 @@ def _load(backend: str, device: str) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     os.environ["OMP_NUM_THREADS"] = "1"  # one core per worker: torch must not spread over the others
     _restorer = load_restorer(backend, device=device)
+    keep_for_life()
 
 
 def _restore(batch: list[tuple[Piece, str]]) -> str:
