@@ -42,6 +42,8 @@ LETTER_WEIGHTS = ("context", "network", "unseen_network", "unseen_counted", "uns
 RULE_WEIGHTS = {"particle_harmony": 4.0}
 EVIDENCE_WEIGHTS = ("typed_word", "typed_line", "typed_unseen")
 GRID = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
+#: The writer-evidence weights sat at the top of ``GRID`` (8.0), so their grid goes on.
+EVIDENCE_GRID = (0.0, 0.5, 1.0, 2.0, 4.0, 6.0, 8.0, 12.0, 16.0, 24.0)
 SLIP_RATE = 0.2
 
 
@@ -98,14 +100,19 @@ def evidence_errors(restorer: DefaultRestorer, gold: Sequence[str], slipped: Seq
 
 
 def coordinate_ascent(
-    weights: Weights, names: Sequence[str], errors: Callable[[Weights], int], log: Callable[[str], None], sweeps: int
+    weights: Weights,
+    names: Sequence[str],
+    grid: Sequence[float],
+    errors: Callable[[Weights], int],
+    log: Callable[[str], None],
+    sweeps: int,
 ) -> tuple[Weights, int]:
     best = errors(weights)
     log(f"start {best} errors: {asdict(weights)}")
     for sweep in range(sweeps):
         improved = False
         for name in names:
-            for value in GRID:
+            for value in grid:
                 if value == getattr(weights, name):
                     continue
                 candidate = replace(weights, **{name: value})
@@ -144,8 +151,8 @@ def fit_weights(
         )
 
     with float32():  # the same weights on every CPU
-        weights, letter_best = coordinate_ascent(restorer.weights, LETTER_WEIGHTS, letters, log, sweeps)
-        weights, evidence_best = coordinate_ascent(weights, EVIDENCE_WEIGHTS, evidence, log, sweeps)
+        weights, letter_best = coordinate_ascent(restorer.weights, LETTER_WEIGHTS, GRID, letters, log, sweeps)
+        weights, evidence_best = coordinate_ascent(weights, EVIDENCE_WEIGHTS, EVIDENCE_GRID, evidence, log, sweeps)
     provenance = {
         "fitted": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "seconds": round(time.perf_counter() - started),
@@ -153,6 +160,7 @@ def fit_weights(
         "tune_word_errors_ascii": letter_best,
         "tune_errors_slips_plus_changed": evidence_best,
         "grid": list(GRID),
+        "evidence_grid": list(EVIDENCE_GRID),
         "set_by_rule": RULE_WEIGHTS,
     }
     write_weights(weights, output, provenance)
