@@ -36,9 +36,9 @@ _NOT_PROSE_RE = re.compile(
     )
 )
 _PLAIN_TOKEN_RE = re.compile(r"[^\W\d_]+[,.;:!?)\"”]?")
-# Dotted abbreviations and initials (M.O., T.C., G.Saray) and two sentences glued at a
+# Dotted abbreviations and initials (M.O., M.O, T.C., G.Saray) and two sentences glued at a
 # full stop (gelmisti.Sonra): prose, although they look like dotted names.
-_INITIALS_RE = re.compile(r"[(\[\"“‘]*(?:[A-ZÇĞİÖŞÜ]\.)+(?:[A-ZÇĞİÖŞÜ][a-zçğıöşü]+)?[,.;:!?)\"”]*")
+_INITIALS_RE = re.compile(r"[(\[\"“‘]*(?:[A-ZÇĞİÖŞÜ]\.)+(?:[A-ZÇĞİÖŞÜ][a-zçğıöşü]*)?[,.;:!?)\"”]*")
 _GLUED_SENTENCES_RE = re.compile(r"[(\[\"“‘]*[^\W\d_]*[a-zçğıöşü]{3}\.[A-ZÇĞİÖŞÜ][a-zçğıöşü]+[,.;:!?)\"”]*")
 
 

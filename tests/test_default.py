@@ -157,6 +157,7 @@ def test_the_shipped_default_is_the_lattice_with_every_model():
         ("Geldin mi?", "Geldin mi?"),
         ("Bu iyi mi yoksa kotu mu?", "Bu iyi mi yoksa kötü mü?"),
         ("M.O. 300 yilinda", "M.Ö. 300 yılında"),
+        ("M.O 300 yilinda", "M.Ö 300 yılında"),
         ("Kitabi okudun mu?", "Kitabı okudun mu?"),
         ("Intel yeni islemcisini tanitti.", "Intel yeni işlemcisini tanıttı."),
         ("Istanbulca konusurlar.", "İstanbulca konuşurlar."),  # unseen: the letter models dot it

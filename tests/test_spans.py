@@ -45,6 +45,7 @@ def test_dotted_initials_and_glued_sentences_are_words():
         "kazandi",
     ]
     assert words("istemistir.Gunes de dosya.txt ornek.com.tr") == ["istemistir", "Gunes", "de"]
+    assert words("M.O 300, T.C Anayasasi") == ["M", "O", "T", "C", "Anayasasi"]  # last dot left out
 
 
 def test_word_part_texts_are_the_texts_of_word_parts():
