@@ -10,7 +10,14 @@ from nokta_model.alphabet import AMBIGUOUS_LOWER
 from nokta_model.charctx import ContextModel
 from nokta_model.default import DefaultRestorer, Weights
 from nokta_model.default import restorer as default_restorer
-from nokta_model.default.features import harmony_after_number, is_detached_suffix
+from nokta_model.default.features import (
+    harmony_after_number,
+    harmony_variants,
+    in_harmony,
+    is_detached_suffix,
+    is_hyphenated_suffix,
+)
+from nokta_model.lattice import Position
 from nokta_model.neural import NeuralRestorer
 from nokta_model.neural.config import ModelConfig
 from nokta_model.neural.model import CharTagger
@@ -117,6 +124,19 @@ def test_only_suffixes_that_no_word_spells_count_as_detached():
     assert not any(is_detached_suffix(key) for key in ("dik", "in", "i", "sin", "tur", "mi"))
 
 
+def test_hyphen_cut_suffixes_but_not_the_izafet():
+    assert all(is_hyphenated_suffix(key) for key in ("di", "dir", "tin", "mis", "im", "sin", "siniz", "niz", "lik"))
+    assert not any(is_hyphenated_suffix(key) for key in ("i", "yi", "kitap", "misal"))
+
+
+def test_harmony_variants_spell_every_high_vowel_alike_under_the_id_they_come_from():
+    ids, masks = harmony_variants(Position([7, 8], masks=[0b100, 0b000], key="mis"))  # miş, mis
+    assert dict(zip(masks, ids)) == {0b100: 7, 0b110: 7, 0b000: 8, 0b010: 8}  # + mış, mıs
+    siniz = Position([5, 5, 5], masks=[0b00000, 0b01010, 0b00010], key="siniz")  # siniz, sınız, sıniz
+    assert in_harmony(siniz, "ı") == [False, True, False]
+    assert in_harmony(Position([5, 5], masks=[0, 1], key="i"), "u") == [True, True]  # Kanun-i: no u to spell
+
+
 def test_a_word_typed_with_a_turkish_letter_keeps_its_other_letters(ngram, context):
     # The context prefers gölü here; the writer typed ü and left the o plain, so golü stays.
     line = "Dağdaki golü gördük."
@@ -165,6 +185,8 @@ def test_the_shipped_default_is_the_lattice_with_every_model():
         ("Calismayi bitirdi.Sonra eve gitti.", "Çalışmayı bitirdi.Sonra eve gitti."),
         ("1990'li yillarda buyudu.", "1990'lı yıllarda büyüdü."),  # a suffix after a number: doksan
         ('Adi "Sirlar Kitabi" dir.', 'Adı "Sırlar Kitabı" dır.'),  # a suffix written apart
+        ("ara-di-niz, gor-du-nuz, yaz-mis-sin", "ara-dı-nız, gör-dü-nüz, yaz-mış-sın"),  # cut off by hyphens
+        ("Bu nokta-i nazardan", "Bu nokta-i nazardan"),  # the izafet keeps its -i
     ],
 )
 def test_the_shipped_default_on_each_error_class(typed, meant):

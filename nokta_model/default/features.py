@@ -4,8 +4,9 @@
   logits (the context model's, the network's).
 - The question particle (mi, mı, mu, mü and its inflections: misin, mıydı, müymüş …)
   is written apart but follows the vowel harmony of the word before it; so does a suffix
-  some writers put apart ("Kitabı" dır), and one after a number follows the number as
-  it is read out (1990'lı: doksan). One weight, ``particle_harmony``, scores all three.
+  some writers put apart ("Kitabı" dır) or cut off with a hyphen (yaz-dı), and one after
+  a number follows the number as it is read out (1990'lı: doksan). One weight,
+  ``particle_harmony``, scores them all.
 - The writer's own Turkish letters: a word typed with one keeps its other letters as
   typed, and on a line typed with Turkish letters a word typed without any is more
   likely meant so, when its typed form is a spelling counted in running text.
@@ -32,6 +33,10 @@ _PARTICLE_RE = re.compile(
 #: Detached suffixes with ı/i (case, genitive, copula, person, -lı/-lık, possessive), not
 #: the ones that would take a real word's place (dik, in, sin, tur) or a numeral (I).
 _DETACHED_SUFFIX_RE = re.compile(r"[dt]i[rm]?|nin|lik?|si|yi")
+#: Suffixes with ı/i or u/ü cut off by a hyphen, as grammar books write words out
+#: (yaz-dı, gel-miş-siniz): after a hyphen they are never words of their own. Not the
+#: Persian izafet (nokta-i nazar, Kanun-ı Esasi), whose -i/-ı does not follow the harmony.
+_HYPHENATED_SUFFIX_RE = re.compile(r"[dt][iu][rmnk]?|[dt][iu]l?[ae]r|m[iu]s|[iu][mnz]|s[iu]n(?:[iu]z)?|n[iu]z|l[iu]k?")
 _VOWELS = "aeıioöuü"
 _HIGH_VOWELS = "ıiuü"
 _UNITS_LAST_VOWEL = "ıiiüöeıiiu"  # sıfır, bir, iki, üç, dört, beş, altı, yedi, sekiz, dokuz
@@ -60,6 +65,12 @@ def is_detached_suffix(key: str) -> bool:
     """Whether an ASCII token key is a suffix with ı or i that writers sometimes put apart
     from its word (zorlanır dım, "Kitabı" dır, Club ı)."""
     return _DETACHED_SUFFIX_RE.fullmatch(key) is not None
+
+
+def is_hyphenated_suffix(key: str) -> bool:
+    """Whether an ASCII token key is a suffix with a high vowel that a grammar book cuts
+    off its word with a hyphen (yaz-dı, gel-miş-siniz)."""
+    return _HYPHENATED_SUFFIX_RE.fullmatch(key) is not None
 
 
 def harmony_after_word(previous: Position) -> str | None:
@@ -100,6 +111,29 @@ def _first_vowel(word: str) -> str:
 
 def _last_vowel(word: str) -> str | None:
     return next((ch for ch in reversed(word) if ch in _VOWELS), None)
+
+
+def harmony_variants(position: Position) -> tuple[list[int], list[int]]:
+    """(ids, masks): the spellings of ``position`` and, after them, those that differ from
+    one only in having every high vowel of the key (i, u) spelled alike, all front (i, ü)
+    or all back (ı, u). A new spelling takes the word id of the one it comes from, so the
+    word model scores it as that one."""
+    vowel_bits = sum(1 << pos for pos, ch in enumerate(position.key) if ch in "iu")
+    found = dict(zip(position.masks, position.ids))
+    for mask, word_id in zip(position.masks, position.ids):
+        for variant in (mask & ~vowel_bits, mask | vowel_bits):
+            found.setdefault(variant, word_id)
+    return list(found.values()), list(found)
+
+
+def in_harmony(position: Position, wanted: str) -> list[bool]:
+    """For each spelling of ``position``, whether every high vowel of it is ``wanted``;
+    all True when none can be (the key's high vowels are of the other pair: Kanun-i)."""
+    pair = "ıi" if wanted in "ıi" else "uü"
+    flags = [all(ch == wanted for ch in spell(position.key, mask) if ch in _HIGH_VOWELS) for mask in position.masks]
+    if not any(ch in pair for ch in position.key) or not any(flags):
+        return [True] * len(flags)
+    return flags
 
 
 def typed_spelling_flags(position: Position, typed_mask: int) -> list[float]:

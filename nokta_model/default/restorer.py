@@ -30,7 +30,10 @@ from .features import (
     disharmony,
     harmony_after_number,
     harmony_after_word,
+    harmony_variants,
+    in_harmony,
     is_detached_suffix,
+    is_hyphenated_suffix,
     is_particle,
     letter_scorer,
     typed_spelling_flags,
@@ -41,6 +44,7 @@ UNSEEN_ALTERNATIVES = 4
 _NUMBER_BEFORE_SUFFIX_RE = re.compile(r"(\d+)['’]$")
 _NUMBER_REACH = 24  # characters before a suffix searched for its number
 _SUFFIX_GAP_RE = re.compile(r"[\s\"'“”‘’]+")
+_HYPHEN_GAP_RE = re.compile(r"[\s(]*-[\s(]*")  # yaz-dı, yaz-ı-yor-(lar- mış), yaz-dı (-lar-mış)
 UNSEEN_CONTEXT = 48  # letters of context the network sees either side of an unseen word
 COMPETING_CONTEXT = 16  # … and of a word with several attested spellings
 #: Scale of the letter models' scores of a word none of whose spellings was counted next
@@ -85,7 +89,10 @@ class DefaultRestorer(Restorer):
         tokens = [token_spans(word_spans, line) for word_spans, line in zip(spans, lines)]
         texts = [line[t.start : t.end] for line, line_tokens in zip(lines, tokens) for t in line_tokens]
         found = iter(self.ngram.candidates(texts))
-        lexicon = [list(islice(found, len(line_tokens))) for line_tokens in tokens]
+        lexicon = [
+            _with_harmony_variants(line, line_tokens, list(islice(found, len(line_tokens))))
+            for line, line_tokens in zip(lines, tokens)
+        ]
         network = self._network_probabilities(lines, tokens, lexicon)
         context = self.context.twin_probabilities(lines)
         beside_neighbours = self.ngram.attested_neighbours(lexicon)
@@ -192,18 +199,31 @@ class DefaultRestorer(Restorer):
         return Position([UNK] * len(masks), emissions, masks=masks, key=key)
 
     def _with_vowel_harmony(self, line: str, tokens: list[Span], positions: list[Position]) -> list[Position]:
-        """Penalise spellings of suffixes written apart out of harmony with what they follow."""
+        """Suffixes written apart, in harmony with what they follow; a suffix after another
+        whose vowel is still open takes that one's vowel (ara-dı-nız)."""
         out = list(positions)
+        wanted_before = None
         for index, position in enumerate(positions):
-            wanted = _wanted_harmony(line, tokens, positions, index) if len(position.masks) > 1 else None
-            penalties = [] if wanted is None else disharmony(position, wanted)
-            if len(set(penalties)) < 2:
-                continue
-            emissions = [
-                position.emission(i) - self.weights.particle_harmony * penalty for i, penalty in enumerate(penalties)
-            ]
-            out[index] = Position(list(position.ids), emissions, masks=list(position.masks), key=position.key)
+            wanted = _wanted_harmony(line, tokens, positions, index, wanted_before) if len(position.masks) > 1 else None
+            wanted_before = wanted
+            if wanted is not None:
+                out[index] = self._harmonised(position, wanted, _hyphen_cut_suffix(line, tokens, positions, index))
         return out
+
+    def _harmonised(self, position: Position, wanted: str, hyphen_cut: bool) -> Position:
+        """A suffix cut off by a hyphen (yaz-dı) keeps only its spellings in harmony; the
+        particle and other suffixes written apart have the others penalised."""
+        penalties = disharmony(position, wanted)
+        if len(set(penalties)) < 2:
+            return position
+        if hyphen_cut:
+            kept = [i for i, harmonious in enumerate(in_harmony(position, wanted)) if harmonious]
+            ids, masks = [position.ids[i] for i in kept], [position.masks[i] for i in kept]
+            return Position(ids, [position.emission(i) for i in kept], masks, position.key)
+        emissions = [
+            position.emission(i) - self.weights.particle_harmony * penalty for i, penalty in enumerate(penalties)
+        ]
+        return Position(list(position.ids), emissions, masks=list(position.masks), key=position.key)
 
     def _network_probabilities(
         self, lines: list[str], tokens: list[list[Span]], lexicon: list[list[Position]]
@@ -232,10 +252,42 @@ class DefaultRestorer(Restorer):
         return self.ngram.unseen_letter_probabilities(key, spelling_mask(key, text) or 0)
 
 
-def _wanted_harmony(line: str, tokens: list[Span], positions: list[Position], index: int) -> str | None:
+def _with_harmony_variants(line: str, tokens: list[Span], positions: list[Position]) -> list[Position]:
+    """A suffix cut off its word by a hyphen (yaz-dı, ara-dı-nız) is no word of its own: its
+    spellings include those of its vowels in either harmony (nız beside niz, which the
+    lexicon has); ``_with_vowel_harmony`` keeps the right ones."""
+    out = positions
+    for index in range(len(tokens)):
+        if positions[index].key and _hyphen_cut_suffix(line, tokens, positions, index):
+            ids, masks = harmony_variants(positions[index])
+            out = out if out is not positions else list(positions)
+            out[index] = Position(ids, masks=masks, key=positions[index].key)
+    return out
+
+
+def _hyphen_cut_suffix(line: str, tokens: list[Span], positions: list[Position], index: int) -> bool:
+    """Whether the token at ``index`` is a suffix a hyphen cuts off the word before (not a
+    capitalised part: İmadu'd-Din)."""
+    if index == 0 or line[tokens[index].start].isupper():
+        return False
+    gap = line[tokens[index - 1].end : tokens[index].start]
+    return _HYPHEN_GAP_RE.fullmatch(gap) is not None and is_hyphenated_suffix(
+        _token_key(line, tokens, positions, index)
+    )
+
+
+def _token_key(line: str, tokens: list[Span], positions: list[Position], index: int) -> str:
+    return positions[index].key or token_key(line[tokens[index].start : tokens[index].end])
+
+
+def _wanted_harmony(
+    line: str, tokens: list[Span], positions: list[Position], index: int, wanted_before: str | None
+) -> str | None:
     """The high vowel the token at ``index`` takes: after a number and an apostrophe
-    (1990'lı) as the number is read out; the question particle, or a suffix written apart
-    from its word by a space or quotes ("Kitabı" dır), after the word before."""
+    (1990'lı) as the number is read out; the question particle, a suffix written apart
+    from its word by a space or quotes ("Kitabı" dır) or cut off by a hyphen (yaz-dı),
+    after the word before, or the vowel that one was given (``wanted_before``) when its
+    own spellings still differ in it."""
     start = tokens[index].start
     number = _NUMBER_BEFORE_SUFFIX_RE.search(line, max(0, start - _NUMBER_REACH), start)
     if number:
@@ -243,8 +295,12 @@ def _wanted_harmony(line: str, tokens: list[Span], positions: list[Position], in
     if index == 0 or not positions[index - 1].key:
         return None
     key, gap = positions[index].key, line[tokens[index - 1].end : start]
-    if is_particle(key) or (is_detached_suffix(key) and _SUFFIX_GAP_RE.fullmatch(gap)):
-        return harmony_after_word(positions[index - 1])
+    if (
+        is_particle(key)
+        or (is_detached_suffix(key) and _SUFFIX_GAP_RE.fullmatch(gap))
+        or _hyphen_cut_suffix(line, tokens, positions, index)
+    ):
+        return harmony_after_word(positions[index - 1]) or wanted_before
     return None
 
 
