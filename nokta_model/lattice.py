@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .restorer import Ranking
 from .spans import Span
@@ -55,9 +56,21 @@ def sentence_positions(words: list[Position]) -> list[Position]:
     return [Position([BOS]), Position([BOS]), *words, Position([EOS])]
 
 
-def decode(positions: list[Position], scores: dict, with_marginals: bool) -> tuple[list[int], dict[int, list[float]]]:
+class Decoding(NamedTuple):
     """Best choice index per position, and (optionally) the per-candidate max-marginals of
-    the positions that compete (by position index).
+    the positions that compete (by position index)."""
+
+    best: list[int]
+    marginals: dict[int, list[float]]
+
+    def best_share(self, index: int) -> float:
+        """The share of the best candidate at position ``index`` (1.0 where nothing competes)."""
+        values = self.marginals.get(index)
+        return 1.0 if values is None else max(_softmax(values))
+
+
+def decode(positions: list[Position], scores: dict, with_marginals: bool) -> Decoding:
+    """The best path through ``positions`` under the arc ``scores``, with max-marginals if asked.
 
     Runs of windows that touch competing positions are decoded on their own: two runs
     share no window, so the best path is the best path of each run.
@@ -73,7 +86,7 @@ def decode(positions: list[Position], scores: dict, with_marginals: bool) -> tup
             state = back[end][state]
         if steps is not None:
             _marginals(positions, forward, steps, first, last, marginals)
-    return best, marginals
+    return Decoding(best, marginals)
 
 
 def _runs(ends: list[int]) -> list[tuple[int, int]]:
@@ -142,7 +155,20 @@ def line_rankings(
     with_scores: bool,
 ) -> list[Ranking]:
     """Decode a line's lattice and rank every word's spellings, best first."""
-    best, marginals = decode(positions, scores, with_scores)
+    return decoded_rankings(line, word_spans, tokens, positions, decode(positions, scores, with_scores), with_scores)
+
+
+def decoded_rankings(
+    line: str,
+    word_spans: list[Span],
+    tokens: list[Span],
+    positions: list[Position],
+    decoding: Decoding,
+    with_scores: bool,
+) -> list[Ranking]:
+    """Rank every word's spellings, best first, from a decoding of the line's lattice (with
+    its max-marginals when ``with_scores``)."""
+    best, marginals = decoding
     choices = {}
     for index, token in enumerate(tokens, start=2):
         position = positions[index]

@@ -75,11 +75,23 @@ def test_with_weight_zero_the_network_runs_only_for_unseen_words(ngram, context)
     assert network.calls == 0
 
 
-def test_a_weighted_network_can_overrule_the_context_among_attested_spellings(ngram, context):
+def test_a_weighted_network_can_overrule_the_context_among_attested_spellings(ngram, context, monkeypatch):
+    monkeypatch.setattr(default_restorer, "NETWORK_BELOW_SHARE", 2.0)  # asked about every competing word
     weighted = default(ngram, context, FixedNetwork(0.999), network=20.0, context=0.0)
     assert weighted.restore(["Bu yasa meclisten gecti."]) == ["Bu yaşa meclisten geçti."]
     plain = default(ngram, context, FixedNetwork(0.999), network=0.0, context=0.0)
     assert plain.restore(["Bu yasa meclisten gecti."]) == ["Bu yasa meclisten geçti."]
+
+
+def test_the_network_is_asked_only_about_words_the_count_models_leave_in_doubt(ngram, context, monkeypatch):
+    network = FixedNetwork(0.999)
+    restorer = default(ngram, context, network, network=20.0, context=0.0)
+    line = "Bu yasa meclisten gecti."  # yasa: 3 counts beside its neighbours, yaşa none
+    assert restorer.restore([line]) == ["Bu yasa meclisten geçti."]
+    assert network.calls == 0
+    monkeypatch.setattr(default_restorer, "NETWORK_BELOW_SHARE", 2.0)
+    assert restorer.restore([line]) == ["Bu yaşa meclisten geçti."]
+    assert network.calls == 1
 
 
 def test_the_default_keeps_the_restorer_invariants(ngram, context):

@@ -3,8 +3,9 @@
 Each word's candidates come from the count-based lexicon (``NgramRestorer.candidates``)
 and the word trigram model scores the arcs. Each candidate's emission adds, with the
 fitted ``Weights``: the cross-word character-context model's log probability of its
-letters (``charctx``), optionally the network's, the question particle's vowel
-harmony, and the writer's own Turkish letters (``features``).
+letters (``charctx``), optionally the network's, the vowel harmony of suffixes written
+apart, and the writer's own Turkish letters (``features``). A line is decoded first
+without the network, which is then asked only about the words it can still change.
 
 Words the lexicon lacks are spelled letter by letter from a weighted sum of three
 models' letter logits: the network's (run only on windows around such words), the
@@ -15,12 +16,12 @@ model's. ``nokta train --backend default`` fits the weights on the tune split.
 from __future__ import annotations
 
 import re
-from itertools import islice
+from itertools import islice, repeat
 from typing import Protocol
 
 import numpy as np
 
-from ..lattice import UNK, Position, line_rankings, sentence_positions
+from ..lattice import UNK, Decoding, Position, decode, decoded_rankings, sentence_positions
 from ..neural.candidates import free_positions
 from ..ngram.model import NgramRestorer
 from ..restorer import Ranking, Restorer
@@ -47,6 +48,10 @@ _SUFFIX_GAP_RE = re.compile(r"[\s\"'“”‘’]+")
 _HYPHEN_GAP_RE = re.compile(r"[\s(]*-[\s(]*")  # yaz-dı, yaz-ı-yor-(lar- mış), yaz-dı (-lar-mış)
 UNSEEN_CONTEXT = 48  # letters of context the network sees either side of an unseen word
 COMPETING_CONTEXT = 16  # … and of a word with several attested spellings
+#: The network is asked about a competing word only when the count models' decoding gives
+#: its best spelling less than this share (tune split: as many word errors as asking about
+#: every competing word, for under half of the network's work).
+NETWORK_BELOW_SHARE = 0.999
 #: Scale of the letter models' scores of a word none of whose spellings was counted next
 #: to a neighbour: there the word counts alone decide in the trigram model, and the
 #: letter models weigh less against them (tune split: 324 word errors at 1.0, 317 at 0.5).
@@ -86,6 +91,9 @@ class DefaultRestorer(Restorer):
         return self.ngram.counts(spellings)
 
     def rank(self, lines: list[str], spans: list[list[Span]], with_scores: bool) -> list[list[Ranking]]:
+        """Decode each line with the count models' letters first; then ask the network about
+        the words it can still change (unseen words, and competing words whose best share is
+        below ``NETWORK_BELOW_SHARE``) and decode those lines again with its letters."""
         tokens = [token_spans(word_spans, line) for word_spans, line in zip(spans, lines)]
         texts = [line[t.start : t.end] for line, line_tokens in zip(lines, tokens) for t in line_tokens]
         found = iter(self.ngram.candidates(texts))
@@ -93,24 +101,27 @@ class DefaultRestorer(Restorer):
             _with_harmony_variants(line, line_tokens, list(islice(found, len(line_tokens))))
             for line, line_tokens in zip(lines, tokens)
         ]
-        network = self._network_probabilities(lines, tokens, lexicon)
         context = self.context.twin_probabilities(lines)
         beside_neighbours = self.ngram.attested_neighbours(lexicon)
-        sentences = [
-            sentence_positions(self._line_positions(*parts))
-            for parts in zip(lines, tokens, lexicon, network, context, beside_neighbours)
-        ]
+        parts = list(zip(lines, tokens, lexicon, context, beside_neighbours))
+        sentences = [sentence_positions(self._line_positions(*line_parts, None)) for line_parts in parts]
         scores = self.ngram.arc_scores(sentences)
-        return [line_rankings(*parts, with_scores) for parts in zip(lines, spans, tokens, sentences, scores)]
+        decodings = [decode(*sentence) for sentence in zip(sentences, scores, repeat(True))]
+        network = self._network_probabilities(lines, tokens, sentences, decodings)
+        for index, probabilities in enumerate(network):
+            if probabilities is not None:  # the arcs stay: the network changes no word id
+                sentences[index] = sentence_positions(self._line_positions(*parts[index], probabilities))
+                decodings[index] = decode(sentences[index], scores[index], with_scores)
+        return [decoded_rankings(*line, with_scores) for line in zip(lines, spans, tokens, sentences, decodings)]
 
     def _line_positions(
         self,
         line: str,
         tokens: list[Span],
         lexicon: list[Position],
-        network: np.ndarray | None,
         context: np.ndarray,
         beside_neighbours: list[bool],
+        network: np.ndarray | None,
     ) -> list[Position]:
         typed_line = not line.isascii() and any(
             spelling_mask(p.key, line[t.start : t.end]) for t, p in zip(tokens, lexicon)
@@ -226,16 +237,19 @@ class DefaultRestorer(Restorer):
         return Position(list(position.ids), emissions, masks=list(position.masks), key=position.key)
 
     def _network_probabilities(
-        self, lines: list[str], tokens: list[list[Span]], lexicon: list[list[Position]]
+        self, lines: list[str], tokens: list[list[Span]], sentences: list[list[Position]], decodings: list[Decoding]
     ) -> list[np.ndarray | None]:
-        """Network probabilities where they are needed: windows of ``UNSEEN_CONTEXT``
-        letters around unseen words, and of ``COMPETING_CONTEXT`` around words with
-        several attested spellings when the network weighs those."""
-        reach = {
-            "unseen": UNSEEN_CONTEXT if self.weights.unseen_network else 0,
-            "competing": COMPETING_CONTEXT if self.weights.network else 0,
-        }
-        windows = [_windows(line, t, p, reach) for line, t, p in zip(lines, tokens, lexicon)]
+        """Per line, the network's probabilities in windows of ``UNSEEN_CONTEXT`` letters
+        around unseen words and of ``COMPETING_CONTEXT`` around competing words it may still
+        turn (when the weights use the network there); None for a line with neither."""
+        reach = [
+            [
+                self._network_reach(position, decoding.best_share(index))
+                for index, position in enumerate(sentence[2:-1], 2)
+            ]
+            for sentence, decoding in zip(sentences, decodings)
+        ]
+        windows = [_windows(line, t, r) for line, t, r in zip(lines, tokens, reach)]
         snippets = [(i, a, b) for i, line_windows in enumerate(windows) for a, b in line_windows]
         result: list[np.ndarray | None] = [
             None if not w else np.full(len(lines[i]), 0.5) for i, w in enumerate(windows)
@@ -246,6 +260,14 @@ class DefaultRestorer(Restorer):
             assert line_probabilities is not None  # every snippet's line has an array
             line_probabilities[start:end] = p
         return result
+
+    def _network_reach(self, position: Position, best_share: float) -> int:
+        """Letters of context the network reads either side of a word (0: not asked)."""
+        if position.unseen:
+            return UNSEEN_CONTEXT if self.weights.unseen_network else 0
+        if len(position.ids) > 1 and best_share < NETWORK_BELOW_SHARE:
+            return COMPETING_CONTEXT if self.weights.network else 0
+        return 0
 
     def _counted_probabilities(self, key: str, text: str) -> dict[int, float]:
         """The count-based model's letter probabilities for an unseen word."""
@@ -309,11 +331,10 @@ def _logit(p: np.ndarray) -> np.ndarray:
     return np.log(p) - np.log1p(-p)
 
 
-def _windows(line: str, tokens: list[Span], positions: list[Position], reach: dict[str, int]) -> list[tuple[int, int]]:
-    """Merged spans of letters around the words the network decides on, by their kind."""
+def _windows(line: str, tokens: list[Span], reach: list[int]) -> list[tuple[int, int]]:
+    """Merged spans of ``reach`` letters either side of each token that has one."""
     merged: list[tuple[int, int]] = []
-    for token, position in zip(tokens, positions):
-        width = reach["unseen"] if position.unseen else reach["competing"] if len(position.ids) > 1 else 0
+    for token, width in zip(tokens, reach):
         if not width:
             continue
         start, end = max(0, token.start - width), min(len(line), token.end + width)
