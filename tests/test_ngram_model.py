@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from nokta_model.errors import ModelFileError
+from nokta_model.lattice import BOS, UNK
 from nokta_model.ngram.artifact import DEFAULT_ARTIFACT, load_model, read_meta, save_model
 from nokta_model.ngram.model import NgramRestorer
 from nokta_model.ngram.tables import SortedTable
@@ -179,3 +180,16 @@ def test_lookups_from_several_threads_match_one_thread_while_the_caches_fill_and
     with ThreadPoolExecutor(4) as pool:
         found = list(pool.map(lambda b: (shared.candidates(b), shared.counts(b)), batches * 20))
     assert [(repr(p), c) for p, c in found] == [(repr(p), c) for p, c in expected * 20]
+
+
+def test_ngrams_with_a_word_training_could_not_spell_say_nothing_about_an_unseen_word(tmp_path):
+    # kâr spells the key kar as kar does, so training maps it to UNK: "yaşa kâr" is a
+    # bigram (yaşa, UNK), which must not make yaşa likelier before a word the lexicon lacks.
+    corpus = write_tiny_corpus(tmp_path, ["Kar yağdı.", "Çok yaşa kâr.", "Bu yasa geçti.", "Bu yasa iyi."] * 3, [])
+    model = train_ngram(corpus, log=lambda _: None)
+    restorer = NgramRestorer(model)
+    yasa = restorer.candidates(["yasa"])[0].ids
+    unk = np.full(len(yasa), UNK)
+    scores = model.log_scores(np.full(len(yasa), BOS), np.array(yasa), unk)
+    assert len(set(scores.tolist())) == 1
+    assert restorer.restore(["Bu yasa zzgorus."]) == ["Bu yasa zzgorus."]

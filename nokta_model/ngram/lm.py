@@ -70,6 +70,10 @@ class LanguageModel:
         tri = self.trigrams.get((u << 2 * ID_BITS) | (v << ID_BITS) | w, 0.0).astype(np.float64)
         context = self.bigrams.get((u << ID_BITS) | v, 0.0).astype(np.float64)
         bi = self.bigrams.get((v << ID_BITS) | w, 0.0).astype(np.float64)
+        # A word the lexicon lacks is no word that training mapped to UNK (a token no key
+        # spells): n-grams with UNK in them say nothing about it, so they back off.
+        tri[(u == UNK) | (v == UNK) | (w == UNK)] = 0.0
+        bi[(v == UNK) | (w == UNK)] = 0.0
         with np.errstate(divide="ignore", invalid="ignore"):
             score = np.where(
                 (tri > 0) & (context > 0),
