@@ -2,9 +2,10 @@
 
 A word is a run of letters (combining marks included) that may carry apostrophe
 suffixes (Ankara'dır, Türkiye’nin) and hyphenated parts (Sened-i). Tokens that are
-URLs, e-mail addresses, paths, numbers or code-like identifiers (snake_case,
-camelCase, dotted.names) yield no words at all; dotted initials (M.O., G.Saray) and
-sentences glued at a full stop (gelmisti.Sonra) are prose.
+URLs, e-mail addresses, paths, numbers, Roman numerals of two letters or more ((ii),
+xiv.) or code-like identifiers (snake_case, camelCase, dotted.names) yield no words at
+all; dotted initials (M.O., G.Saray) and sentences glued at a full stop
+(gelmisti.Sonra) are prose.
 """
 
 from __future__ import annotations
@@ -35,6 +36,11 @@ _NOT_PROSE_RE = re.compile(
         )
     )
 )
+#: Roman numerals of i, v and x, two letters or more (a lone i is mostly the suffix ı
+#: written apart: Kuran ı Kerim), in one case, bracketed or followed by punctuation.
+_ROMAN_NUMERAL_RE = re.compile(
+    r"[(\[]*(?=[ivx]{2}|[IVX]{2})(?:x{0,3}(?:ix|iv|v?i{1,3})|X{0,3}(?:IX|IV|V?I{1,3}))[,.;:!?)\]]*"
+)
 _PLAIN_TOKEN_RE = re.compile(r"[^\W\d_]+[,.;:!?)\"”]?")
 # Dotted abbreviations and initials (M.O., M.O, T.C., G.Saray) and two sentences glued at a
 # full stop (gelmisti.Sonra): prose, although they look like dotted names.
@@ -59,6 +65,8 @@ def word_spans(line: str) -> list[Span]:
     spans: list[Span] = []
     for token in _TOKEN_RE.finditer(line):
         text = token.group()
+        if _ROMAN_NUMERAL_RE.fullmatch(text):
+            continue
         if _PLAIN_TOKEN_RE.fullmatch(text) and (text.islower() or text.isupper() or text[1:].islower()):
             end = token.end() - (not text[-1].isalpha())
             spans.append(Span(token.start(), end))

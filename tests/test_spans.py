@@ -23,6 +23,12 @@ def test_not_prose_tokens_are_skipped():
     assert words(line) == ["bak", "ya", "da"]
 
 
+def test_roman_numerals_of_two_letters_or_more_are_not_words():
+    assert words("(ii) ve iv. madde, xiv. yuzyil, Louis XIV, XIX. yuzyil, Kuran i Kerim, mi, vi, Ivi") == [
+        "ve", "madde", "yuzyil", "Louis", "yuzyil", "Kuran", "i", "Kerim", "mi", "Ivi",
+    ]  # fmt: skip
+
+
 def test_number_suffixes_are_words():
     assert words("1808'de ve 3'u") == ["de", "ve", "u"]
 
