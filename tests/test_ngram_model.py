@@ -193,3 +193,15 @@ def test_ngrams_with_a_word_training_could_not_spell_say_nothing_about_an_unseen
     scores = model.log_scores(np.full(len(yasa), BOS), np.array(yasa), unk)
     assert len(set(scores.tolist())) == 1
     assert restorer.restore(["Bu yasa zzgorus."]) == ["Bu yasa zzgorus."]
+
+
+def test_a_circumflex_spelling_is_counted_as_its_plain_twin(tmp_path):
+    def trained(folder: str, lines: list[str]) -> NgramRestorer:
+        (tmp_path / folder).mkdir()
+        return NgramRestorer(train_ngram(write_tiny_corpus(tmp_path / folder, lines, []), log=lambda _: None))
+
+    written = trained("written", ["Yeni hükûmet kuruldu.", "Yeni hükumet kuruldu.", "Yeni hükümet kuruldu."])
+    plain = trained("plain", ["Yeni hükumet kuruldu.", "Yeni hükumet kuruldu.", "Yeni hükümet kuruldu."])
+    assert written.counts(["hükumet", "hükümet"]) == plain.counts(["hükumet", "hükümet"])
+    words = ["yeni", "hukumet", "kuruldu"]
+    assert written.arc_scores([written.candidates(words)]) == plain.arc_scores([plain.candidates(words)])

@@ -59,41 +59,58 @@ class _Counter:
         self.bigrams[pack(BOS, BOS)] += weight
 
 
-def _candidate_groups(spellings: Iterable[str]) -> dict[str, list[tuple[str, int]]]:
+def _candidate_groups(spellings: Iterable[str]) -> tuple[dict[str, list[tuple[str, int]]], dict[str, str]]:
+    """Each key's spellings, one per mask; and the twins: a spelling whose key and mask were
+    seen first with another (hükûmet after hükumet: circumflexes fold into the plain vowel)
+    mapped to that one, whose word it is counted as."""
     groups: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    twins: dict[str, str] = {}
     for spelling in spellings:
         key = token_key(spelling)
         mask = spelling_mask(key, spelling)
-        if mask is not None and all(m != mask for _, m in groups[key]):
+        if mask is None:
+            continue
+        first = next((seen for seen, seen_mask in groups[key] if seen_mask == mask), None)
+        if first is None:
             groups[key].append((spelling, mask))
-    return groups
+        else:
+            twins[spelling] = first
+    return groups, twins
 
 
-def _renumber(counter: _Counter, groups: dict[str, list[tuple[str, int]]]) -> tuple[Lexicon, dict[int, int]]:
-    """Give each key's spellings contiguous ids, most frequent first."""
+def _renumber(
+    counter: _Counter, groups: dict[str, list[tuple[str, int]]], twins: dict[str, str]
+) -> tuple[Lexicon, dict[int, int]]:
+    """Give each key's spellings contiguous ids, most frequent first; a twin takes the id of
+    the spelling it is counted as."""
+    unigrams = Counter(counter.unigrams)
+    for twin, first in twins.items():
+        unigrams[counter.ids[first]] += counter.unigrams[counter.ids[twin]]
     keys = sorted(groups)
     key_hashes = hash_all(keys)
     order = np.argsort(key_hashes)
     new_id = {BOS: BOS, EOS: EOS}
-    masks, counts, first, size = [0] * FIRST_WORD_ID, [0.0] * FIRST_WORD_ID, [], []
+    masks, counts, first_ids, size = [0] * FIRST_WORD_ID, [0.0] * FIRST_WORD_ID, [], []
     for index in order:
         # Most frequent first; between equals, more Turkish letters first (word lists hold
         # ASCII-typed junk beside the real spelling), then by mask: no dependence on set order.
         members = sorted(
             groups[keys[index]],
-            key=lambda sm: (-counter.unigrams[counter.ids[sm[0]]], -sm[1].bit_count(), sm[1]),
+            key=lambda sm: (-unigrams[counter.ids[sm[0]]], -sm[1].bit_count(), sm[1]),
         )
-        first.append(len(masks))
+        first_ids.append(len(masks))
         size.append(len(members))
         for spelling, mask in members:
             old = counter.ids[spelling]
             new_id[old] = len(masks)
             masks.append(mask)
-            counts.append(counter.unigrams[old] or LIST_BONUS)
+            counts.append(unigrams[old] or LIST_BONUS)
+    for twin, first in twins.items():
+        new_id[counter.ids[twin]] = new_id[counter.ids[first]]
     if len(masks) > MAX_ID:
         raise ValueError(f"vocabulary of {len(masks)} spellings exceeds {MAX_ID}")
     lexicon = Lexicon(
-        key_table=SortedTable(key_hashes[order], np.stack([first, size], axis=1).astype(np.int32)),
+        key_table=SortedTable(key_hashes[order], np.stack([first_ids, size], axis=1).astype(np.int32)),
         masks=np.array(masks, dtype=np.int64),
         counts=np.array(counts, dtype=np.float32),
     )
@@ -155,9 +172,9 @@ def train_ngram(corpus_dir: Path, commercial_only: bool = True, log: Callable[[s
     list_spellings = _agreed_list_spellings(corpus_dir)
     for spelling in list_spellings:
         counter.spelling_id(spelling)
-    groups = _candidate_groups(counter.ids)
-    log(f"{len(groups):,} keys, {len(counter.ids):,} spellings; renumbering")
-    lexicon, new_id = _renumber(counter, groups)
+    groups, twins = _candidate_groups(counter.ids)
+    log(f"{len(groups):,} keys, {len(counter.ids):,} spellings ({len(twins):,} counted as a twin); renumbering")
+    lexicon, new_id = _renumber(counter, groups, twins)
     new_ids = np.full(len(counter.ids) + FIRST_WORD_ID, UNK, dtype=np.int64)
     new_ids[list(new_id)] = list(new_id.values())
     competing = lexicon.competing_words()
