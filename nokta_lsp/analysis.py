@@ -60,11 +60,9 @@ NOTHING = Analysis([], "", "empty")
 #: default model, at about twice the cost per line of the look-ahead's batches.
 BATCH_S = 0.02
 PARTIAL_EVERY_S = 1.0
-#: Lines per look-ahead batch, and how far ahead of the rows found it looks for them.
-#: In process, the default found 10,000 corpus lines in 8.4 s of CPU with batches of
-#: 1,000 lines and 8.8 s with 500 (19 s in 20 ms batches).
+#: Lines per look-ahead batch. In process, the default found 10,000 corpus lines in 8.4 s
+#: of CPU with batches of 1,000 lines and 8.8 s with 500 (19 s in 20 ms batches).
 AHEAD_LINES = 1_000
-AHEAD_ROWS = 3 * AHEAD_LINES
 #: How often the worker checks for a newer version while it waits for the look-ahead.
 POLL_S = 0.002
 
@@ -105,7 +103,7 @@ def analyse(snapshot: Snapshot, run: Run) -> Analysis | None:
         model.cache,
         snapshot.written,
     )
-    model.cache.max_lines = max(snapshot.cache_lines, 3 * AHEAD_LINES)  # a batch asked is kept until found
+    model.cache.max_lines = max(snapshot.cache_lines, ahead_rows(model))  # a batch asked is kept until found
     state = snapshot.state
     state.prepare(snapshot.lines, context)
     size, handed_back = BatchSize(), -PARTIAL_EVERY_S
@@ -131,12 +129,16 @@ def analyse(snapshot: Snapshot, run: Run) -> Analysis | None:
             handed_back = now
 
 
+def ahead_rows(model: Model) -> int:
+    """How far ahead of the rows found the look-ahead looks: the batch being found, those
+    being asked and one more."""
+    return (model.restorer.concurrent_batches + 2) * AHEAD_LINES
+
+
 def _look_ahead(state: DocumentAnalysis, model: Model, rows: int) -> bool:
-    """Keep the look-ahead busy with the rows coming; True when the next ``rows`` wait for it."""
-    if not model.ahead.busy:
-        texts = uncached(state.upcoming_texts(AHEAD_ROWS), model.cache)
-        if texts:
-            model.ahead.start(model.restorer, texts[:AHEAD_LINES])
+    """Keep the look-ahead's slots busy with the rows coming; True when the next ``rows`` wait for it."""
+    if model.ahead.free_slots:
+        model.ahead.start(uncached(state.upcoming_texts(ahead_rows(model)), model.cache), AHEAD_LINES)
     return model.ahead.busy and bool(uncached(state.upcoming_texts(rows), model.cache))
 
 

@@ -38,7 +38,10 @@ class Model:
     restorer: Restorer
     cache: SuggestionCache
     description: str
-    ahead: LookAhead = field(default_factory=LookAhead, compare=False)  # fills ``cache``
+    ahead: LookAhead = field(init=False, compare=False)  # fills ``cache``
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ahead", LookAhead(self.restorer))  # frozen: set once, here
 
 
 @dataclass(frozen=True)

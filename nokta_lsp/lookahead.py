@@ -5,13 +5,17 @@ waits long; the default model costs about twice as much per line that way as in 
 of a thousand lines. The rest of a document (after it is opened, or after a settings or
 model change) is asked for here in large batches: the worker waits for one while it
 checks for a newer version, and an edit arriving meanwhile is found by the worker at
-once, alongside (the network releases the GIL while it computes). Results go into the
-suggestion cache on the worker's thread, the only one that touches the cache.
+once, alongside (the network releases the GIL while it computes). A restorer whose
+network leaves room for it (``Restorer.concurrent_batches``) has several batches asked at
+once, one's Python work overlapping another's network. Results go into the suggestion
+cache on the worker's thread, the only one that touches the cache, in the order the
+batches were asked.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
+from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from nokta_model.restorer import Restorer, Suggestion
@@ -20,32 +24,37 @@ from .checker import SuggestionCache
 
 
 class LookAhead:
-    """At most one batch of texts being suggested for at a time."""
+    """Up to ``restorer.concurrent_batches`` batches of texts being suggested for at a time."""
 
-    def __init__(self) -> None:
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nokta-ahead")
-        self._texts: list[str] = []
-        self._job: Future[list[list[Suggestion]]] | None = None
+    def __init__(self, restorer: Restorer) -> None:
+        self.restorer = restorer
+        self._executor = ThreadPoolExecutor(restorer.concurrent_batches, thread_name_prefix="nokta-ahead")
+        self._jobs: deque[tuple[list[str], Future[list[list[Suggestion]]]]] = deque()  # oldest first
 
     @property
     def busy(self) -> bool:
-        return self._job is not None
+        return bool(self._jobs)
 
-    def start(self, restorer: Restorer, texts: list[str]) -> None:
-        assert self._job is None
-        self._texts = texts
-        self._job = self._executor.submit(restorer.suggest, texts)
+    @property
+    def free_slots(self) -> int:
+        return self.restorer.concurrent_batches - len(self._jobs)
+
+    def start(self, texts: list[str], batch_lines: int) -> None:
+        """Ask for the ``texts`` not yet asked, in batches of ``batch_lines``, one per free slot."""
+        asked = {text for batch, _ in self._jobs for text in batch}
+        texts = [text for text in texts if text not in asked]
+        batches = [texts[first : first + batch_lines] for first in range(0, len(texts), batch_lines)]
+        for batch in batches[: self.free_slots]:
+            self._jobs.append((batch, self._executor.submit(self.restorer.suggest, batch)))
 
     def wait(self, seconds: float) -> bool:
-        """Wait up to ``seconds`` for the batch; True once it is done (or when there is none)."""
-        if self._job is None:
-            return True
-        return bool(concurrent.futures.wait([self._job], seconds).done)
+        """Wait up to ``seconds`` for the oldest batch; True once it is done (or when there is none)."""
+        return not self._jobs or bool(concurrent.futures.wait([self._jobs[0][1]], seconds).done)
 
     def collect(self, cache: SuggestionCache) -> None:
-        """Put a finished batch's suggestions into ``cache`` (raises the restorer's error, if any)."""
-        if self._job is None or not self._job.done():
-            return
-        job, texts, self._job, self._texts = self._job, self._texts, None, []
-        for text, suggestions in zip(texts, job.result()):
-            cache.put(text, suggestions)
+        """Put the finished batches' suggestions into ``cache``, oldest first, up to the first
+        one still being asked (raises the restorer's error, if any)."""
+        while self._jobs and self._jobs[0][1].done():
+            texts, job = self._jobs.popleft()
+            for text, suggestions in zip(texts, job.result()):
+                cache.put(text, suggestions)

@@ -59,6 +59,10 @@ class Restorer(ABC):
     """Restores Turkish diacritics in lines of text."""
 
     name: str = "restorer"
+    #: How many ``suggest`` calls on different texts are worth running at once: more than
+    #: one only for a backend that spends much of a call outside the GIL (a torch network),
+    #: where one call's Python work overlaps another's network.
+    concurrent_batches: int = 1
 
     @abstractmethod
     def rank(self, lines: list[str], spans: list[list[Span]], with_scores: bool) -> list[list[Ranking]]:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Callable
+
 from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
@@ -381,6 +385,91 @@ def test_a_document_is_asked_for_in_large_batches_and_an_edit_alone():
     result = analyse(replace(snapshot, version=2, lines=edited), never)
     assert restorer.calls == [["bugun cok"]]
     assert [f.replacement for f in result.line_findings[5]] == ["bugün", "çok"]
+
+
+class _Overlapping(FakeRestorer):
+    """Notes the most batches ranked at once; each waits at ``meet`` (a barrier: for another
+    batch) or a moment."""
+
+    def __init__(self, concurrent_batches: int, meet: Callable[[], object] = lambda: time.sleep(0.02)):
+        super().__init__()
+        self.concurrent_batches, self.meet = concurrent_batches, meet
+        self.running = self.most_running = 0
+        self.lock = threading.Lock()
+
+    def rank(self, lines, spans, with_scores):
+        with self.lock:
+            self.running += 1
+            self.most_running = max(self.most_running, self.running)
+        self.meet()
+        with self.lock:
+            self.running -= 1
+        return super().rank(lines, spans, with_scores)
+
+
+def _analysed_in_batches(restorer: FakeRestorer, batches: int):
+    from nokta_lsp.analysis import AHEAD_LINES, Run, analyse
+
+    lines = tuple(f"cok guzel {n}" for n in range(batches * AHEAD_LINES))
+    result = analyse(_snapshot(lines, restorer), Run(lambda: False, lambda partial: None))
+    assert result.complete and all(len(row) == 2 for row in result.line_findings)
+    assert [len(call) for call in restorer.calls] == [AHEAD_LINES] * batches
+
+
+def test_a_restorer_worth_two_batches_at_once_has_two_asked_at_once():
+    """Two batches meet at a barrier (the look-ahead asks the next one when the oldest is
+    found): asked one after the other, the first would wait in vain and the analysis fail."""
+    restorer = _Overlapping(2, threading.Barrier(2, timeout=10).wait)
+    _analysed_in_batches(restorer, 4)
+    assert restorer.most_running == 2
+
+
+def test_a_restorer_worth_one_batch_has_one_asked_at_a_time():
+    restorer = _Overlapping(1)
+    _analysed_in_batches(restorer, 3)
+    assert restorer.most_running == 1
+
+
+def test_the_look_ahead_fills_its_free_slots_and_caches_in_the_order_asked():
+    from nokta_lsp.checker import uncached
+    from nokta_lsp.lookahead import LookAhead
+
+    second_ranked = threading.Event()
+
+    class SecondFirst(FakeRestorer):
+        concurrent_batches = 2
+
+        def rank(self, lines, spans, with_scores):
+            if "cok 0" in lines:  # the first batch ends after the second
+                assert second_ranked.wait(10)
+            rankings = super().rank(lines, spans, with_scores)
+            second_ranked.set()
+            return rankings
+
+    class Recording(SuggestionCache):
+        def __init__(self) -> None:
+            super().__init__()
+            self.order: list[str] = []
+
+        def put(self, text, suggestions):
+            self.order.append(text)
+            super().put(text, suggestions)
+
+    def collect_all() -> None:
+        while ahead.busy:
+            assert ahead.wait(10)
+            ahead.collect(cache)
+
+    texts, restorer, cache = [f"cok {n}" for n in range(7)], SecondFirst(), Recording()
+    ahead = LookAhead(restorer)
+    ahead.start(texts, 3)
+    ahead.start(texts, 3)  # no slot free
+    collect_all()
+    ahead.start(uncached(texts, cache), 3)
+    collect_all()
+    assert restorer.calls == [texts[3:6], texts[:3], texts[6:]]
+    assert cache.order == texts
+    assert [cache.get(text) for text in texts] == [tuple(found) for found in FakeRestorer().suggest(texts)]
 
 
 def test_an_edit_is_published_before_the_document_is_checked_again_with_a_new_model():
