@@ -72,6 +72,7 @@ class Network(Protocol):
 
 class DefaultRestorer(Restorer):
     name = "default"
+    concurrent_batches = 2
 
     def __init__(
         self, ngram: NgramRestorer, context: LetterModel, neural: Network, weights: Weights | None = None

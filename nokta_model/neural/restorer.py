@@ -22,6 +22,7 @@ MAX_CANDIDATES = 8
 
 class NeuralRestorer(Restorer):
     name = "neural"
+    concurrent_batches = 2
 
     def __init__(
         self, model: CharTagger, meta: dict[str, Any] | None = None, max_candidates: int = MAX_CANDIDATES
