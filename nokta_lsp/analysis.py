@@ -7,8 +7,9 @@ of the document first; between batches the worker stops when a newer version is 
 (or, with no edit, the top of the document) are found and then every second, so a long
 document is published top first. An edit's rows are found in small batches; the
 others' suggestions are asked for in large ones by the model's look-ahead
-(``lookahead``), which the worker waits for while it watches for a newer version. No
-protocol types here.
+(``lookahead``), which the worker waits for while it watches for a newer version. A
+stand-in model (``Model.stand_in``, serving while the configured one loads) finds only
+the rows shown first and hands them back as a partial analysis. No protocol types here.
 """
 
 from __future__ import annotations
@@ -112,6 +113,8 @@ def analyse(snapshot: Snapshot, run: Run) -> Analysis | None:
         model.ahead.collect(model.cache)
         edited = state.edited_left()
         rows = min(size.rows, edited) if edited else min(size.rows, AHEAD_LINES)
+        if model.stand_in:  # the rows shown first, no more
+            rows = min(rows, max(state.first_rows_left(), 1))
         if not edited and _look_ahead(state, model, rows):
             if not _wait(model, run):
                 return None
@@ -124,6 +127,8 @@ def analyse(snapshot: Snapshot, run: Run) -> Analysis | None:
         now = time.perf_counter()
         size.adapt(rows, now - started)
         shown_first = not (state.edited_left() if after_edit else state.urgent_left())
+        if shown_first and model.stand_in:  # the configured model, loading, finds the rest
+            return result(state, complete=False)
         if shown_first and now - handed_back >= PARTIAL_EVERY_S:
             run.hand_back(result(state, complete=False))
             handed_back = now
@@ -138,7 +143,8 @@ def ahead_rows(model: Model) -> int:
 def _look_ahead(state: DocumentAnalysis, model: Model, rows: int) -> bool:
     """Keep the look-ahead's slots busy with the rows coming; True when the next ``rows`` wait for it."""
     if model.ahead.free_slots:
-        model.ahead.start(uncached(state.upcoming_texts(ahead_rows(model)), model.cache), AHEAD_LINES)
+        wanted = state.first_rows_left() if model.stand_in else ahead_rows(model)
+        model.ahead.start(uncached(state.upcoming_texts(wanted), model.cache), AHEAD_LINES)
     return model.ahead.busy and bool(uncached(state.upcoming_texts(rows), model.cache))
 
 

@@ -3,8 +3,11 @@
 ``Engine.start_loading`` runs in a thread: the configured backend (or model file) and,
 when that fails, the count-based backend, so the server keeps serving. At start-up,
 when the configured model is a slower one (the neural default imports torch), the
-count-based backend is loaded first and serves until the configured model is ready, so
-the first diagnostics come in about a second. A model file
+count-based backend is loaded first and finds the rows shown first (the top of each open
+document, an edit's rows) until the configured model is ready, which finds the rest, so
+the first diagnostics come in about a second. The stand-in stops there because its pass
+over a long document held the GIL while the configured model loaded: with it, the
+default covered 10,000 lines 6.3 s after start; stopping at the top, 4.8 s. A model file
 path is only ever handed to ``load_restorer``, which reads it as data.
 
 Torch runs on one thread (``OMP_NUM_THREADS=1`` unless set, by ``set_torch_defaults``):
@@ -18,7 +21,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from nokta_model.backends import load_restorer, set_torch_defaults
 from nokta_model.restorer import Restorer
@@ -38,6 +41,7 @@ class Model:
     restorer: Restorer
     cache: SuggestionCache
     description: str
+    stand_in: bool = False  # serves only the rows shown first while the configured model loads
     ahead: LookAhead = field(init=False, compare=False)  # fills ``cache``
 
     def __post_init__(self) -> None:
@@ -106,5 +110,5 @@ class Engine:
     def _load_stand_in(self, key: tuple[str, str, str], interim: Callable[[], None]) -> None:
         stand_in = load_model(FALLBACK_BACKEND, "", "cpu")
         if stand_in.model is not None and self.key == key and self.model is None:
-            self.model = stand_in.model
+            self.model = replace(stand_in.model, stand_in=True)
             interim()

@@ -129,6 +129,10 @@ class DocumentAnalysis:
         """Whether edited or urgent rows are still to be found."""
         return bool(self._drop_found(self.edited) or self._drop_found(self.urgent))
 
+    def first_rows_left(self) -> int:
+        """At most how many rows are still to be found before the edited and urgent ones are."""
+        return len(self._drop_found(self.edited)) + len(self._drop_found(self.urgent))
+
     def edited_left(self) -> int:
         """How many rows of the edits are still to be found."""
         return sum(1 for row in self.edited if row < len(self.stale) and self.stale[row])

@@ -359,12 +359,12 @@ def test_an_opened_document_is_found_from_the_top_and_an_edit_before_the_rest():
     assert analysis.stale[URGENT_ROWS] and not analysis.complete
 
 
-def _snapshot(lines, restorer, version=1, state=None):
+def _snapshot(lines, restorer, version=1, state=None, stand_in=False):
     from nokta_lsp.analysis import Snapshot
     from nokta_lsp.engine import Model
     from nokta_lsp.incremental import DocumentAnalysis
 
-    model = Model(restorer, SuggestionCache(), "fake")
+    model = Model(restorer, SuggestionCache(), "fake", stand_in=stand_in)
     state = state or DocumentAnalysis()
     return Snapshot("file:///x.txt", version, lines, PLAIN, CheckOptions(), "information", Codec(), model, state)
 
@@ -385,6 +385,21 @@ def test_a_document_is_asked_for_in_large_batches_and_an_edit_alone():
     result = analyse(replace(snapshot, version=2, lines=edited), never)
     assert restorer.calls == [["bugun cok"]]
     assert [f.replacement for f in result.line_findings[5]] == ["bugün", "çok"]
+
+
+def test_a_stand_in_finds_only_the_top_and_leaves_the_rest_to_the_configured_model():
+    from nokta_lsp.analysis import Run, analyse
+    from nokta_lsp.incremental import URGENT_ROWS
+
+    lines = tuple(f"cok guzel {n}" for n in range(3 * URGENT_ROWS))
+    stand_in, configured = FakeRestorer(), FakeRestorer()
+    snapshot = _snapshot(lines, stand_in, stand_in=True)
+    never = Run(lambda: False, lambda partial: None)
+    top = analyse(snapshot, never)
+    assert not top.complete and sum(len(call) for call in stand_in.calls) == URGENT_ROWS
+    assert all(top.line_findings[:URGENT_ROWS]) and not any(top.line_findings[URGENT_ROWS:])
+    whole = analyse(_snapshot(lines, configured, state=snapshot.state), never)
+    assert whole.complete and all(len(row) == 2 for row in whole.line_findings)
 
 
 class _Overlapping(FakeRestorer):

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: At most this long the stand-in model checks the open documents alone at start-up.
+#: At most this long the stand-in model checks the tops of the open documents alone at start-up.
 STAND_IN_FIRST_S = 10.0
 
 
@@ -65,8 +65,8 @@ def load_model(ls: NoktaServer) -> None:
         loop.call_soon_threadsafe(_model_loaded, ls, outcome, token)
 
     def interim() -> None:
-        """Let the stand-in check the open documents before the configured model's loading
-        competes with it for the CPU (and the GIL)."""
+        """Let the stand-in check the rows shown first of the open documents before the
+        configured model's loading competes with it for the CPU (and the GIL)."""
         ls.scheduler.idle.clear()
         loop.call_soon_threadsafe(ls.refresh)
         ls.scheduler.idle.wait(STAND_IN_FIRST_S)
