@@ -63,7 +63,7 @@ class CheckOptions:
     ignore: frozenset[str] = frozenset()  # ignored words (``dictionary.word_key``)
     max_line_length: int = 20_000
     slip_ratio: float = 0.03  # a slip's typed form is at most this share of its replacement's count …
-    slip_min_count: float = 2.0  # … which is at least this (both chosen by bench/lsp_tune_threshold.py)
+    slip_min_count: float = 5.0  # … which is at least this (both chosen by bench/lsp_tune_threshold.py)
 
 
 class SuggestionCache:
