@@ -50,6 +50,17 @@ class NoktaProtocol(LanguageServerProtocol):
     def lsp_text_document__did_close(self, params):
         self.fm.features[types.TEXT_DOCUMENT_DID_CLOSE](params)
 
+    @lsp_method(types.SHUTDOWN)
+    def lsp_shutdown(self, *args):
+        """As pygls, but the server's own requests still unanswered (work-done progress
+        "create") are settled with no result rather than cancelled: pygls chains a callback
+        to them that reads the result, and a cancelled one raised CancelledError into the log."""
+        for msg_id in list(self._result_types):  # the ids of requests the server sent
+            future = self._request_futures.get(msg_id)
+            if future is not None and not future.done():
+                future.set_result(None)
+        return (yield from super().lsp_shutdown(*args))
+
     def structure_message(self, data: dict[str, Any]):
         try:
             return super().structure_message(data)

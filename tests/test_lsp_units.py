@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -574,3 +575,25 @@ def test_a_new_context_gives_a_new_result_id_even_when_findings_vanish():
     first = analysis.result_id
     analysis.update(("cok guzel",), replace(context, options=CheckOptions(ignore=frozenset({"cok", "guzel"}))))
     assert analysis.line_findings() == [()] and analysis.result_id != first
+
+
+def test_shutdown_settles_the_servers_own_unanswered_requests_without_a_traceback(caplog):
+    from nokta_lsp.server import NoktaServer
+    from nokta_lsp.transport import shutdown_requested
+
+    class Sink:
+        def write(self, data):
+            pass
+
+        def close(self):
+            pass
+
+    server = NoktaServer()
+    server.protocol.set_writer(Sink())
+    created = []
+    server.work_done_progress.create("nokta-check-1", callback=lambda *args: created.append(args))  # never answered
+    shutdown = server.protocol.structure_message({"jsonrpc": "2.0", "id": 99, "method": "shutdown"})
+    with caplog.at_level(logging.DEBUG):
+        server.protocol.handle_message(shutdown)
+    assert created == [(None,)] and shutdown_requested(server)
+    assert not [record for record in caplog.records if record.exc_info]
