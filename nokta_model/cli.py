@@ -21,7 +21,7 @@ from .errors import NoktaError
 from .evaluate import Metrics, evaluate
 from .pipeline import FILE_UNDECIDED_LINES, Piece, encoding_message, prose_batches, restore_pieces
 from .prose import FORMATS, PLAIN, Masker, format_for_path, masker_for
-from .safe_output import StagedFile, commit_all
+from .safe_output import StagedFile, commit_all, stage
 from .training import TRAINERS
 from .workers import WorkerPool
 
@@ -181,11 +181,9 @@ def _restore(args: argparse.Namespace) -> int:
         if args.in_place:
             for source in sources:
                 assert source.path is not None  # --in-place takes files only
-                staged.append(StagedFile(source.path))
-                _restore_into(staged[-1], restored(source))
+                _restore_into(stage(source.path, staged), restored(source))
         else:
-            output = StagedFile(args.output) if args.output else _StandardOutput()
-            staged = [output] if isinstance(output, StagedFile) else []
+            output = stage(args.output, staged) if args.output else _StandardOutput()
             for source in sources:
                 _restore_into(output, restored(source))
         if not any(source.read for source in sources):

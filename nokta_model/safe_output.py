@@ -15,6 +15,7 @@ import shutil
 import signal
 import stat
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -70,10 +71,18 @@ def _is_special(path: Path) -> bool:
         return False
 
 
+def stage(target: Path, staged: list[StagedFile]) -> StagedFile:
+    """A ``StagedFile`` for ``target``, appended to ``staged`` with Ctrl-C held back
+    meanwhile: an interrupt between creating its temporary file and listing it would
+    leave the file behind, as nobody would discard it."""
+    with _ctrl_c_held():
+        staged.append(StagedFile(target))
+    return staged[-1]
+
+
 def commit_all(files: list[StagedFile]) -> None:
     """Rename every staged file over its target, with Ctrl-C held back until all are done."""
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
+    with _ctrl_c_held():
         for index, staged in enumerate(files):
             try:
                 staged.commit()
@@ -81,5 +90,17 @@ def commit_all(files: list[StagedFile]) -> None:
                 for rest in files[index + 1 :]:
                     rest.discard()
                 raise
+
+
+@contextlib.contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """A Ctrl-C during the block acts once it is done. (Its handler is swapped rather than
+    the signal masked: a mask holds only the main thread, and the signal can reach any.)"""
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, _frame: caught.append(signum))
+    try:
+        yield
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.signal(signal.SIGINT, previous)
+        if caught:
+            signal.raise_signal(signal.SIGINT)

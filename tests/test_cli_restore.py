@@ -206,3 +206,26 @@ def _closed_stdout() -> dict:
 def _cuda_available() -> bool:
     probe = "import torch, json; print(json.dumps(torch.cuda.is_available()))"
     return json.loads(subprocess.run([sys.executable, "-c", probe], capture_output=True, check=True).stdout)
+
+
+def test_ctrl_c_while_a_file_is_staged_acts_once_it_is_listed_for_discarding(tmp_path, monkeypatch):
+    from nokta_model import safe_output
+
+    real = safe_output.StagedFile
+
+    def interrupted(target: Path) -> safe_output.StagedFile:
+        staged_file = real(target)  # its temporary file exists, but is listed nowhere yet
+        signal.raise_signal(signal.SIGINT)
+        return staged_file
+
+    monkeypatch.setattr(safe_output, "StagedFile", interrupted)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal
+    staged: list = []
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            safe_output.stage(tmp_path / "a.txt", staged)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert len(staged) == 1
+    staged[0].discard()
+    assert not list(tmp_path.glob(".*.nokta"))
