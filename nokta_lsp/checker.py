@@ -23,7 +23,8 @@ ICE, not İÇE), however rarely the lexicon has its letters; on a line mostly in
 it is a word like the others (ÇOK IYI OLDU).
 
 Never flagged, on any line: a word glued to a number by a colon (``pci:123``, ``tcp:80``,
-``Hata:518``), an address or a reference rather than prose.
+``Hata:518``), an address or a reference rather than prose; nor, on a line typed with
+Turkish letters, four or more lower-case ASCII words joined by hyphens (a URL slug).
 """
 
 from __future__ import annotations
@@ -169,6 +170,10 @@ def typed_with_turkish_letters(text: str) -> bool:
 #: on the corpus dev split: no slip in a word of up to four capitals was missed there.
 ACRONYM_LETTERS = range(2, 5)
 _REFERENCE_RE = re.compile(r":\d")
+#: Four or more lower-case ASCII words of three letters or more joined by hyphens: on a
+#: line typed with Turkish letters, a URL slug (depresyon-nedir-belirtileri-nasil), not
+#: words whose letters the writer forgot; grammar-book cuts (gel-e-cek-siniz) have short parts.
+_SLUG_RE = re.compile(r"[a-z]{3,}(?:-[a-z]{3,}){3,}")
 
 
 def line_findings(row: int, text: str, suggestions: Sequence[Suggestion], options: CheckOptions) -> tuple[Finding, ...]:
@@ -192,6 +197,8 @@ def _threshold(
     """The confidence ``suggestion`` must reach, or None when it is never flagged."""
     if not typed_line:
         return options.threshold
+    if _SLUG_RE.fullmatch(suggestion.original):
+        return None
     if is_slip(suggestion, options) and not (acronyms_stand_out and is_acronym(suggestion.original)):
         return options.threshold
     if suggestion.original[:1].islower() and suggestion.attested:

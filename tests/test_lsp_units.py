@@ -218,6 +218,16 @@ def test_a_word_glued_to_a_number_by_a_colon_is_never_flagged():
     assert [(f.line, f.original) for f in findings] == [(0, "guzel"), (1, "cok")]
 
 
+def test_a_url_slug_on_a_typed_line_is_never_flagged(monkeypatch):
+    from tests.lsp import fake_restorer
+
+    slug = "depresyon-nedir-belirtileri-nasil"
+    monkeypatch.setitem(fake_restorer.LEXICON, slug, [("depresyon-nedir-belirtileri-nasıl", 0.99), (slug, 0.01)])
+    lines = [f"Yazı burada: {slug} ve cok", f"yazi burada: {slug}"]  # typed with Turkish letters; ASCII
+    findings = check(lines, PLAIN, FakeRestorer(), SuggestionCache(), CheckOptions(threshold=0.9, strict_threshold=0.9))
+    assert [(f.line, f.original) for f in findings] == [(0, "cok"), (1, slug)]
+
+
 def test_lines_typed_with_turkish_letters_need_the_strict_threshold():
     restorer, cache = FakeRestorer(), SuggestionCache()
     lines = ["çok guzel gozluk", "hâlâ guzel", "guzel gozluk", "İyi Guzel", "Istanbul Guzel"]
