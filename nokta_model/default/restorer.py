@@ -16,7 +16,7 @@ model's. ``nokta train --backend default`` fits the weights on the tune split.
 from __future__ import annotations
 
 import re
-from itertools import islice, repeat
+from itertools import islice
 from typing import Protocol
 
 import numpy as np
@@ -107,7 +107,7 @@ class DefaultRestorer(Restorer):
         parts = list(zip(lines, tokens, lexicon, context, beside_neighbours))
         sentences = [sentence_positions(self._line_positions(*line_parts, None)) for line_parts in parts]
         scores = self.ngram.arc_scores(sentences)
-        decodings = [decode(*sentence) for sentence in zip(sentences, scores, repeat(True))]
+        decodings = [decode(sentence, arcs, with_marginals=True) for sentence, arcs in zip(sentences, scores)]
         network = self._network_probabilities(lines, tokens, sentences, decodings)
         for index, probabilities in enumerate(network):
             if probabilities is not None:  # the arcs stay: the network changes no word id
