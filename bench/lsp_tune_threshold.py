@@ -23,7 +23,7 @@ human-written dev file's ``mixed`` recall reaches 0.85, the issue's target per f
 dev lines of all files together are easier: the machine-written ones are regular). Also
 lists the false alarms left at the server's defaults, by kind.
 
-    python -m bench.lsp_tune_threshold [--model ngram] [--lines 5446]
+    python -m bench.lsp_tune_threshold [--model default] [--lines 5446]
 """
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ def kind(finding: Finding, typed_rows: set[int]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", default="ngram", help="backend name or model path")
+    parser.add_argument("--model", default=Settings().backend, help="backend or model path (default: the server's)")
     parser.add_argument("--lines", type=int, default=6000)
     parser.add_argument("--out", type=Path, default=Path("bench/results/lsp_threshold.json"))
     args = parser.parse_args()
