@@ -94,8 +94,9 @@ def commit_all(files: list[StagedFile]) -> None:
 
 @contextlib.contextmanager
 def _ctrl_c_held() -> Iterator[None]:
-    """A Ctrl-C during the block acts once it is done. (Its handler is swapped rather than
-    the signal masked: a mask holds only the main thread, and the signal can reach any.)"""
+    """A Ctrl-C during the block acts once it is done; main thread only, as the CLI runs.
+    (Its handler is swapped rather than the signal masked: a mask holds only the main
+    thread, and the signal can reach any.)"""
     caught: list[int] = []
     previous = signal.signal(signal.SIGINT, lambda signum, _frame: caught.append(signum))
     try:
