@@ -98,20 +98,22 @@ class DefaultRestorer(Restorer):
         tokens = [token_spans(word_spans, line) for word_spans, line in zip(spans, lines)]
         texts = [line[t.start : t.end] for line, line_tokens in zip(lines, tokens) for t in line_tokens]
         found = iter(self.ngram.candidates(texts))
-        lexicon = [
-            _with_harmony_variants(line, line_tokens, list(islice(found, len(line_tokens))))
-            for line, line_tokens in zip(lines, tokens)
-        ]
+        candidates = [list(islice(found, len(line_tokens))) for line_tokens in tokens]
+        cuts = [_hyphen_cuts(*line) for line in zip(lines, tokens, candidates)]
+        lexicon = [_with_harmony_variants(*line) for line in zip(candidates, cuts)]
         context = self.context.twin_probabilities(lines)
         beside_neighbours = self.ngram.attested_neighbours(lexicon)
         parts = list(zip(lines, tokens, lexicon, context, beside_neighbours))
-        sentences = [sentence_positions(self._line_positions(*line_parts, None)) for line_parts in parts]
+        sentences = [
+            sentence_positions(self._line_positions(*line_parts, line_cuts, None))
+            for line_parts, line_cuts in zip(parts, cuts)
+        ]
         scores = self.ngram.arc_scores(sentences)
         decodings = [decode(sentence, arcs, with_marginals=True) for sentence, arcs in zip(sentences, scores)]
         network = self._network_probabilities(lines, tokens, sentences, decodings)
         for index, probabilities in enumerate(network):
             if probabilities is not None:  # the arcs stay: the network changes no word id
-                sentences[index] = sentence_positions(self._line_positions(*parts[index], probabilities))
+                sentences[index] = sentence_positions(self._line_positions(*parts[index], cuts[index], probabilities))
                 decodings[index] = decode(sentences[index], scores[index], with_scores)
         return [decoded_rankings(*line, with_scores) for line in zip(lines, spans, tokens, sentences, decodings)]
 
@@ -122,6 +124,7 @@ class DefaultRestorer(Restorer):
         lexicon: list[Position],
         context: np.ndarray,
         beside_neighbours: list[bool],
+        cuts: list[bool],  # per token: a suffix cut off by a hyphen (``_hyphen_cuts``)
         network: np.ndarray | None,
     ) -> list[Position]:
         typed_line = not line.isascii() and any(
@@ -132,7 +135,7 @@ class DefaultRestorer(Restorer):
             for t, known, beside in zip(tokens, lexicon, beside_neighbours)
         ]
         if self.weights.particle_harmony:
-            positions = self._with_vowel_harmony(line, tokens, positions)
+            positions = self._with_vowel_harmony(line, tokens, positions, cuts)
         return positions
 
     def _position(
@@ -210,16 +213,21 @@ class DefaultRestorer(Restorer):
         emissions = [score(m) + (bonus if m == typed else 0.0) for m in masks]
         return Position([UNK] * len(masks), emissions, masks=masks, key=key)
 
-    def _with_vowel_harmony(self, line: str, tokens: list[Span], positions: list[Position]) -> list[Position]:
+    def _with_vowel_harmony(
+        self, line: str, tokens: list[Span], positions: list[Position], cuts: list[bool]
+    ) -> list[Position]:
         """Suffixes written apart, in harmony with what they follow; a suffix after another
         whose vowel is still open takes that one's vowel (ara-dı-nız)."""
         out = list(positions)
         wanted_before = None
         for index, position in enumerate(positions):
-            wanted = _wanted_harmony(line, tokens, positions, index, wanted_before) if len(position.masks) > 1 else None
+            cut = cuts[index]
+            wanted = (
+                _wanted_harmony(line, tokens, positions, index, cut, wanted_before) if len(position.masks) > 1 else None
+            )
             wanted_before = wanted
             if wanted is not None:
-                out[index] = self._harmonised(position, wanted, _hyphen_cut_suffix(line, tokens, positions, index))
+                out[index] = self._harmonised(position, wanted, cut)
         return out
 
     def _harmonised(self, position: Position, wanted: str, hyphen_cut: bool) -> Position:
@@ -275,42 +283,40 @@ class DefaultRestorer(Restorer):
         return self.ngram.unseen_letter_probabilities(key, spelling_mask(key, text) or 0)
 
 
-def _with_harmony_variants(line: str, tokens: list[Span], positions: list[Position]) -> list[Position]:
+def _hyphen_cuts(line: str, tokens: list[Span], positions: list[Position]) -> list[bool]:
+    """Per token, whether it is a suffix a hyphen cuts off the word before (yaz-dı), not a
+    capitalised part (İmadu'd-Din)."""
+    return [
+        index > 0
+        and not line[token.start].isupper()
+        and _HYPHEN_GAP_RE.fullmatch(line, tokens[index - 1].end, token.start) is not None
+        and is_hyphenated_suffix(position.key or token_key(line[token.start : token.end]))
+        for index, (token, position) in enumerate(zip(tokens, positions))
+    ]
+
+
+def _with_harmony_variants(positions: list[Position], cuts: list[bool]) -> list[Position]:
     """A suffix cut off its word by a hyphen (yaz-dı, ara-dı-nız) is no word of its own: its
     spellings include those of its vowels in either harmony (nız beside niz, which the
     lexicon has); ``_with_vowel_harmony`` keeps the right ones."""
-    out = positions
-    for index in range(len(tokens)):
-        if positions[index].key and _hyphen_cut_suffix(line, tokens, positions, index):
-            ids, masks = harmony_variants(positions[index])
-            out = out if out is not positions else list(positions)
-            out[index] = Position(ids, masks=masks, key=positions[index].key)
+    if not any(cuts):
+        return positions
+    out = list(positions)
+    for index, (position, cut) in enumerate(zip(positions, cuts)):
+        if cut and position.key:
+            ids, masks = harmony_variants(position)
+            out[index] = Position(ids, masks=masks, key=position.key)
     return out
 
 
-def _hyphen_cut_suffix(line: str, tokens: list[Span], positions: list[Position], index: int) -> bool:
-    """Whether the token at ``index`` is a suffix a hyphen cuts off the word before (not a
-    capitalised part: İmadu'd-Din)."""
-    if index == 0 or line[tokens[index].start].isupper():
-        return False
-    gap = line[tokens[index - 1].end : tokens[index].start]
-    return _HYPHEN_GAP_RE.fullmatch(gap) is not None and is_hyphenated_suffix(
-        _token_key(line, tokens, positions, index)
-    )
-
-
-def _token_key(line: str, tokens: list[Span], positions: list[Position], index: int) -> str:
-    return positions[index].key or token_key(line[tokens[index].start : tokens[index].end])
-
-
 def _wanted_harmony(
-    line: str, tokens: list[Span], positions: list[Position], index: int, wanted_before: str | None
+    line: str, tokens: list[Span], positions: list[Position], index: int, cut: bool, wanted_before: str | None
 ) -> str | None:
     """The high vowel the token at ``index`` takes: after a number and an apostrophe
     (1990'lı) as the number is read out; the question particle, a suffix written apart
     from its word by a space or quotes ("Kitabı" dır) or cut off by a hyphen (yaz-dı),
     after the word before, or the vowel that one was given (``wanted_before``) when its
-    own spellings still differ in it."""
+    own spellings still differ in it. ``cut``: the token is a suffix a hyphen cuts off."""
     start = tokens[index].start
     number = _NUMBER_BEFORE_SUFFIX_RE.search(line, max(0, start - _NUMBER_REACH), start)
     if number:
@@ -318,11 +324,7 @@ def _wanted_harmony(
     if index == 0 or not positions[index - 1].key:
         return None
     key, gap = positions[index].key, line[tokens[index - 1].end : start]
-    if (
-        is_particle(key)
-        or (is_detached_suffix(key) and _SUFFIX_GAP_RE.fullmatch(gap))
-        or _hyphen_cut_suffix(line, tokens, positions, index)
-    ):
+    if is_particle(key) or (is_detached_suffix(key) and _SUFFIX_GAP_RE.fullmatch(gap)) or cut:
         return harmony_after_word(positions[index - 1]) or wanted_before
     return None
 
