@@ -149,6 +149,13 @@ def test_harmony_variants_spell_every_high_vowel_alike_under_the_id_they_come_fr
     assert in_harmony(Position([5, 5], masks=[0, 1], key="i"), "u") == [True, True]  # Kanun-i: no u to spell
 
 
+def test_a_hyphen_cut_suffix_keeps_only_spellings_with_every_vowel_in_harmony(ngram, context):
+    # sınız and sıniz agree on the first vowel; only sınız has every vowel as wanted
+    siniz = Position([5, 5], [0.0, -1.0], masks=[0b00010, 0b01010], key="siniz")
+    kept = default(ngram, context, FixedNetwork(0.5))._harmonised(siniz, "ı", hyphen_cut=True)
+    assert kept.masks == [0b01010] and kept.emissions == [-1.0]
+
+
 def test_a_word_typed_with_a_turkish_letter_keeps_its_other_letters(ngram, context):
     # The context prefers gölü here; the writer typed ü and left the o plain, so golü stays.
     line = "Dağdaki golü gördük."

@@ -233,13 +233,15 @@ class DefaultRestorer(Restorer):
     def _harmonised(self, position: Position, wanted: str, hyphen_cut: bool) -> Position:
         """A suffix cut off by a hyphen (yaz-dı) keeps only its spellings in harmony; the
         particle and other suffixes written apart have the others penalised."""
+        if hyphen_cut:  # every high vowel counts, not only the first (sınız, not sıniz)
+            kept = [i for i, harmonious in enumerate(in_harmony(position, wanted)) if harmonious]
+            if len(kept) == len(position.masks):
+                return position
+            ids, masks = [position.ids[i] for i in kept], [position.masks[i] for i in kept]
+            return Position(ids, [position.emission(i) for i in kept], masks, position.key)
         penalties = disharmony(position, wanted)
         if len(set(penalties)) < 2:
             return position
-        if hyphen_cut:
-            kept = [i for i, harmonious in enumerate(in_harmony(position, wanted)) if harmonious]
-            ids, masks = [position.ids[i] for i in kept], [position.masks[i] for i in kept]
-            return Position(ids, [position.emission(i) for i in kept], masks, position.key)
         emissions = [
             position.emission(i) - self.weights.particle_harmony * penalty for i, penalty in enumerate(penalties)
         ]
