@@ -10,8 +10,9 @@ import pytest
 from nokta_model.errors import ModelFileError
 from nokta_model.lattice import BOS, UNK
 from nokta_model.ngram.artifact import DEFAULT_ARTIFACT, load_model, read_meta, save_model
+from nokta_model.ngram.lm import BACKOFF, LanguageModel
 from nokta_model.ngram.model import NgramRestorer
-from nokta_model.ngram.tables import SortedTable
+from nokta_model.ngram.tables import SortedTable, pack
 from nokta_model.ngram.train import train_ngram
 from tests.tiny_corpus import write_tiny_corpus
 
@@ -49,6 +50,18 @@ def test_attested_neighbours_say_whether_a_word_was_counted_beside_its_neighbour
     assert restorer.attested_neighbours(sentences) == [[True, True, True], [False, False, False]]
     assert restorer.attested_neighbours([]) == []
     assert restorer.attested_neighbours([[]]) == [[]]
+
+
+def test_a_sentence_start_backs_off_to_the_share_of_sentences_that_start_with_the_word(tiny_model):
+    """Without its trigram, P(Yeni | <s> <s>) is 0.4 × the bigram's relative frequency:
+    one sentence in six starts with Yeni (<s> has no lexicon count of its own)."""
+    [yeni] = NgramRestorer(tiny_model).candidates(["yeni"])
+    trigrams = tiny_model.trigrams
+    kept = trigrams.keys != pack(BOS, BOS, yeni.ids[0])
+    pruned = SortedTable(trigrams.keys[kept], trigrams.values[kept])
+    model = LanguageModel(tiny_model.lexicon, tiny_model.bigrams, pruned, tiny_model.chars)
+    score = model.log_scores(np.array([BOS]), np.array([BOS]), np.array(yeni.ids[:1]))
+    assert np.exp(score[0]) == pytest.approx(BACKOFF / 6)
 
 
 def test_counts_are_running_text_counts_of_each_spelling(tiny_model):
