@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from nokta_model.errors import ModelFileError
-from nokta_model.lattice import BOS, UNK
+from nokta_model.lattice import BOS, EOS, UNK
 from nokta_model.ngram.artifact import DEFAULT_ARTIFACT, load_model, read_meta, save_model
 from nokta_model.ngram.lm import BACKOFF, LanguageModel
 from nokta_model.ngram.model import NgramRestorer
@@ -62,6 +62,14 @@ def test_a_sentence_start_backs_off_to_the_share_of_sentences_that_start_with_th
     model = LanguageModel(tiny_model.lexicon, tiny_model.bigrams, pruned, tiny_model.chars)
     score = model.log_scores(np.array([BOS]), np.array([BOS]), np.array(yeni.ids[:1]))
     assert np.exp(score[0]) == pytest.approx(BACKOFF / 6)
+
+
+def test_an_unseen_sentence_end_backs_off_to_the_share_of_sentences_in_all_words(tiny_model):
+    """</s> after Bu (never last) is 0.4² × P(</s>): one per sentence, six sentences in 23
+    words (and half a count for ışık, known only from the word list)."""
+    [bu] = NgramRestorer(tiny_model).candidates(["bu"])
+    score = tiny_model.log_scores(np.array([BOS]), np.array(bu.ids[:1]), np.array([EOS]))
+    assert np.exp(score[0]) == pytest.approx(BACKOFF**2 * 6 / 23, rel=1e-3)
 
 
 def test_counts_are_running_text_counts_of_each_spelling(tiny_model):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..lattice import BOS, UNK
+from ..lattice import BOS, EOS, UNK
 from .charmodel import CharModel
 from .tables import ID_BITS, SortedTable, hash_all, pack
 
@@ -59,11 +59,13 @@ class LanguageModel:
 
     def __post_init__(self):
         self.total = float(self.lexicon.counts.sum())
-        # <s> has no lexicon count: training counts each sentence start as the bigram <s> <s>.
-        self.sentence_starts = float(self.bigrams.get(np.array([pack(BOS, BOS)]), 0.0)[0])
+        # <s> and </s> have no lexicon count: each is seen once a sentence, and training
+        # counts each sentence start as the bigram <s> <s>.
+        self.sentences = float(self.bigrams.get(np.array([pack(BOS, BOS)]), 0.0)[0])
 
     def _unigram(self, ids: np.ndarray) -> np.ndarray:
-        counts = np.where(ids == BOS, self.sentence_starts, self.lexicon.counts[ids].astype(np.float64))
+        padding = (ids == BOS) | (ids == EOS)
+        counts = np.where(padding, self.sentences, self.lexicon.counts[ids].astype(np.float64))
         return np.where(ids == UNK, UNK_COUNT, np.maximum(counts, UNK_COUNT))
 
     def log_scores(self, u: np.ndarray, v: np.ndarray, w: np.ndarray) -> np.ndarray:
