@@ -153,9 +153,11 @@ def line_rankings(
     positions: list[Position],
     scores: dict,
     with_scores: bool,
+    typed: str | None = None,
 ) -> list[Ranking]:
     """Decode a line's lattice and rank every word's spellings, best first."""
-    return decoded_rankings(line, word_spans, tokens, positions, decode(positions, scores, with_scores), with_scores)
+    decoding = decode(positions, scores, with_scores)
+    return decoded_rankings(line, word_spans, tokens, positions, decoding, with_scores, typed)
 
 
 def decoded_rankings(
@@ -165,20 +167,36 @@ def decoded_rankings(
     positions: list[Position],
     decoding: Decoding,
     with_scores: bool,
+    typed: str | None = None,
 ) -> list[Ranking]:
     """Rank every word's spellings, best first, from a decoding of the line's lattice (with
-    its max-marginals when ``with_scores``)."""
+    its max-marginals when ``with_scores``). Given the line as ``typed`` (``Restorer.rank``),
+    a word of one token whose best spelling is the typed one, with a share of at least 0.5,
+    is left with an empty ranking."""
     best, marginals = decoding
+    words = set(word_spans) if typed is not None else set()
     choices = {}
     for index, token in enumerate(tokens, start=2):
         position = positions[index]
+        as_typed = typed[token.start : token.end] if typed is not None and token in words else None
         if with_scores and len(position.masks) > 1:
-            shares = _softmax(marginals[index])
-            ranked = sorted(zip(position.masks, shares), key=lambda ms: -ms[1])
+            ranked = _scored_ranking(position, marginals[index], as_typed)
         else:  # the best spelling only, or the one spelling there is
-            ranked = [(position.masks[best[index]], 1.0)]
-        choices[token.start] = (token, [(spell(position.key, mask), share) for mask, share in ranked])
+            spelled = spell(position.key, position.masks[best[index]])
+            ranked = [] if spelled == as_typed else [(spelled, 1.0)]
+        choices[token.start] = (token, ranked)
     return [_word_ranking(line, span, choices) for span in word_spans]
+
+
+def _scored_ranking(position: Position, marginals: list[float], typed: str | None) -> Ranking:
+    """A competing token's spellings by their shares, best first; empty when its best one is
+    ``typed`` with a share of at least 0.5 (only the best one is spelled to find out)."""
+    shares = _softmax(marginals)
+    top = max(shares)
+    if typed is not None and top >= 0.5 and spell(position.key, position.masks[shares.index(top)]) == typed:
+        return []
+    ranked = sorted(zip(position.masks, shares), key=lambda ms: -ms[1])
+    return [(spell(position.key, mask), share) for mask, share in ranked]
 
 
 def _word_ranking(line: str, span: Span, choices: dict) -> Ranking:

@@ -65,11 +65,16 @@ class Restorer(ABC):
     concurrent_batches: int = 1
 
     @abstractmethod
-    def rank(self, lines: list[str], spans: list[list[Span]], with_scores: bool) -> list[list[Ranking]]:
+    def rank(
+        self, lines: list[str], spans: list[list[Span]], with_scores: bool, typed: list[str] | None = None
+    ) -> list[list[Ranking]]:
         """Candidate spellings of every word span of every (``model_lower``-ed, NFC) line.
 
         With ``with_scores`` false only the best spelling is needed; its probability
-        may then be left at 1.0.
+        may then be left at 1.0. ``suggest`` gives ``typed``: each line in lower case as
+        typed (``lines`` with ı wherever a capital I was typed). A word whose best spelling
+        is the typed one, with a probability of at least 0.5, may then have an empty
+        ranking: no other spelling can outweigh it, so there is nothing to suggest.
         """
 
     def counts(self, spellings: list[str]) -> list[float]:
@@ -102,7 +107,7 @@ class Restorer(ABC):
     def _changes(self, prepared: list[_Line]) -> list[list[tuple[Span, tuple[Alternative, ...]]]]:
         """The changed words of each line (``_changed_words``). The rankings are let go on
         return, before the suggestions are built: fewer objects alive, fewer collections."""
-        rankings = self._rank(prepared, with_scores=True)
+        rankings = self._rank(prepared, with_scores=True, typed=[_typed_lower(line) for line in prepared])
         return [_changed_words(line, ranks) for line, ranks in zip(prepared, rankings)]
 
     def dotted_capitals(self, dotted: list[str], undotted: list[str], ascii_lines: list[bool]) -> list[bool]:
@@ -113,8 +118,8 @@ class Restorer(ABC):
         stays as typed (Intel, not İntel) while Istanbul'da becomes İstanbul'da."""
         return [True] * len(dotted)
 
-    def _rank(self, prepared: list[_Line], with_scores: bool) -> list[list[Ranking]]:
-        rankings = self.rank([line.lowered for line in prepared], [line.spans for line in prepared], with_scores)
+    def _rank(self, prepared: list[_Line], with_scores: bool, typed: list[str] | None = None) -> list[list[Ranking]]:
+        rankings = self.rank([line.lowered for line in prepared], [line.spans for line in prepared], with_scores, typed)
         return self._keep_undotted_capitals(prepared, rankings)
 
     def _keep_undotted_capitals(self, prepared: list[_Line], rankings: list[list[Ranking]]) -> list[list[Ranking]]:
@@ -157,8 +162,10 @@ def _changed_words(line: _Line, rankings: list[Ranking]) -> list[tuple[Span, tup
     changed = []
     nfc, lowered = line.nfc, line.lowered
     for span, ranking in zip(line.spans, rankings):
+        if not ranking:
+            continue
         typed = nfc[span.start : span.end]
-        if not ranking or AMBIGUOUS.isdisjoint(typed):
+        if AMBIGUOUS.isdisjoint(typed):
             continue
         best, share = ranking[0]
         # No other spelling can outweigh a best one of probability >= 0.5 that keeps the word as typed.
@@ -206,6 +213,11 @@ def _as_typed(line: _Line, words: list[tuple[Span, tuple[Alternative, ...]]]) ->
     if line.nfc.isascii():
         return lowered
     return [_undotted(word, line.nfc[span.start : span.end]) for word, (span, _) in zip(lowered, words)]
+
+
+def _typed_lower(line: _Line) -> str:
+    """The line in lower case as typed: ``lowered`` with ı wherever a capital I was typed."""
+    return _undotted(line.lowered, line.nfc) if "I" in line.nfc else line.lowered
 
 
 def _undotted(spelling: str, typed: str) -> str:

@@ -124,3 +124,20 @@ def test_a_weights_file_loads_the_default_with_those_weights(tmp_path):
     write_weights(Weights(context=2.0), weights, {})
     restorer = load_restorer(str(weights), device="cpu")
     assert isinstance(restorer, DefaultRestorer) and restorer.weights.context == 2.0
+
+
+def test_suggest_is_the_same_with_every_word_fully_ranked(restorer, monkeypatch):
+    """``suggest`` lets a backend leave empty the rankings of words it keeps as typed (capital
+    I as ı): the suggestions are those it would make from every word's full ranking."""
+    lines = [
+        "Istanbul'da ISIK ve Isik, çok güzel bir gün",
+        "Bugun hava cok guzel; IYI günler, Ismail",
+        "Türkiye'nin başkenti Ankara'dır. İSTANBUL'da ılık",
+        "sinir sınır sinif ISTE iste İşte",
+    ]
+    shortened = restorer.suggest(lines)
+    full_rank = type(restorer).rank
+    monkeypatch.setattr(
+        type(restorer), "rank", lambda self, ls, spans, scores, typed=None: full_rank(self, ls, spans, scores)
+    )
+    assert restorer.suggest(lines) == shortened

@@ -91,7 +91,9 @@ class DefaultRestorer(Restorer):
         """Counted by the count-based lexicon, which the default decodes with."""
         return self.ngram.counts(spellings)
 
-    def rank(self, lines: list[str], spans: list[list[Span]], with_scores: bool) -> list[list[Ranking]]:
+    def rank(
+        self, lines: list[str], spans: list[list[Span]], with_scores: bool, typed: list[str] | None = None
+    ) -> list[list[Ranking]]:
         """Decode each line with the count models' letters first; then ask the network about
         the words it can still change (unseen words, and competing words whose best share is
         below ``NETWORK_BELOW_SHARE``) and decode those lines again with its letters."""
@@ -115,7 +117,11 @@ class DefaultRestorer(Restorer):
             if probabilities is not None:  # the arcs stay: the network changes no word id
                 sentences[index] = sentence_positions(self._line_positions(*parts[index], cuts[index], probabilities))
                 decodings[index] = decode(sentences[index], scores[index], with_scores)
-        return [decoded_rankings(*line, with_scores) for line in zip(lines, spans, tokens, sentences, decodings)]
+        typed_lines = typed or [None] * len(lines)
+        return [
+            decoded_rankings(*line, with_scores, line_typed)
+            for *line, line_typed in zip(lines, spans, tokens, sentences, decodings, typed_lines)
+        ]
 
     def _line_positions(
         self,

@@ -36,7 +36,9 @@ class NeuralRestorer(Restorer):
         model, meta = load_model(_weights_path(path), resolve_device(device))
         return cls(model, meta)
 
-    def rank(self, lines: list[str], spans: list[list[Span]], with_scores: bool) -> list[list[Ranking]]:
+    def rank(
+        self, lines: list[str], spans: list[list[Span]], with_scores: bool, typed: list[str] | None = None
+    ) -> list[list[Ranking]]:
         probabilities = self.line_probabilities(lines)
         if not with_scores:
             rankings = []

@@ -88,13 +88,19 @@ class NgramRestorer(Restorer):
                 counts[mask] = max(count, counts.get(mask, 0.0))
         return spelled
 
-    def rank(self, lines: list[str], spans: list[list[Span]], with_scores: bool) -> list[list[Ranking]]:
+    def rank(
+        self, lines: list[str], spans: list[list[Span]], with_scores: bool, typed: list[str] | None = None
+    ) -> list[list[Ranking]]:
         tokens = [token_spans(word_spans, line) for word_spans, line in zip(spans, lines)]
         texts = [line[t.start : t.end] for line, line_tokens in zip(lines, tokens) for t in line_tokens]
         candidates = iter(self.candidates(texts))
         sentences = [sentence_positions(list(islice(candidates, len(t)))) for t in tokens]
         scores = self.arc_scores(sentences)
-        return [line_rankings(*parts, with_scores) for parts in zip(lines, spans, tokens, sentences, scores)]
+        typed_lines = typed or [None] * len(lines)
+        return [
+            line_rankings(*parts, with_scores, line_typed)
+            for *parts, line_typed in zip(lines, spans, tokens, sentences, scores, typed_lines)
+        ]
 
     def arc_scores(self, sentences: list[list[Position]]) -> list[dict]:
         """Trigram log scores of every arc the decoding of each sentence's lattice needs."""
