@@ -22,7 +22,7 @@ from typing import Protocol
 import numpy as np
 
 from ..lattice import UNK, Decoding, Position, decode, decoded_rankings, sentence_positions
-from ..neural.candidates import free_positions
+from ..neural.candidates import free_indices
 from ..ngram.model import NgramRestorer
 from ..restorer import Ranking, Restorer
 from ..spans import Span
@@ -156,7 +156,7 @@ class DefaultRestorer(Restorer):
     ) -> Position:
         if len(lexicon.ids) < 2 and not lexicon.unseen:
             return lexicon
-        free = np.flatnonzero(free_positions(text)[:MAX_MASK_BITS])
+        free = free_indices(text, MAX_MASK_BITS)
         if not len(free):
             return lexicon
         key = lexicon.key or token_key(text)
@@ -338,7 +338,8 @@ def _wanted_harmony(
 
 
 def _logit(p: np.ndarray) -> np.ndarray:
-    p = np.clip(np.nan_to_num(p.astype(np.float64), nan=0.5), 1e-3, 1 - 1e-3)
+    p = np.clip(p.astype(np.float64), 1e-3, 1 - 1e-3)
+    p[np.isnan(p)] = 0.5  # as np.nan_to_num before the clip, at a third of its cost (it runs per word)
     return np.log(p) - np.log1p(-p)
 
 
