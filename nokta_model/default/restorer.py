@@ -117,10 +117,12 @@ class DefaultRestorer(Restorer):
             if probabilities is not None:  # the arcs stay: the network changes no word id
                 sentences[index] = sentence_positions(self._line_positions(*parts[index], cuts[index], probabilities))
                 decodings[index] = decode(sentences[index], scores[index], with_scores)
-        typed_lines = typed or [None] * len(lines)
+        typed_lines: list[str | None] = list(typed) if typed is not None else [None] * len(lines)
         return [
-            decoded_rankings(*line, with_scores, line_typed)
-            for *line, line_typed in zip(lines, spans, tokens, sentences, decodings, typed_lines)
+            decoded_rankings(line, word_spans, line_tokens, sentence, decoding, with_scores, line_typed)
+            for line, word_spans, line_tokens, sentence, decoding, line_typed in zip(
+                lines, spans, tokens, sentences, decodings, typed_lines
+            )
         ]
 
     def _line_positions(

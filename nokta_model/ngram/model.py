@@ -96,10 +96,12 @@ class NgramRestorer(Restorer):
         candidates = iter(self.candidates(texts))
         sentences = [sentence_positions(list(islice(candidates, len(t)))) for t in tokens]
         scores = self.arc_scores(sentences)
-        typed_lines = typed or [None] * len(lines)
+        typed_lines: list[str | None] = list(typed) if typed is not None else [None] * len(lines)
         return [
-            line_rankings(*parts, with_scores, line_typed)
-            for *parts, line_typed in zip(lines, spans, tokens, sentences, scores, typed_lines)
+            line_rankings(line, word_spans, line_tokens, sentence, arcs, with_scores, line_typed)
+            for line, word_spans, line_tokens, sentence, arcs, line_typed in zip(
+                lines, spans, tokens, sentences, scores, typed_lines
+            )
         ]
 
     def arc_scores(self, sentences: list[list[Position]]) -> list[dict]:
