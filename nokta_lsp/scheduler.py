@@ -5,7 +5,8 @@ timer; when it fires, the scheduler takes a snapshot from the session and hands 
 the worker. Work whose document moved on before it started is skipped, work whose
 document moves on stops after its batch, and a result (partial or complete) goes back
 into the session, and to ``deliver`` (which publishes it), only if the document still
-has the version it was computed for.
+has the version it was computed for. Edits and the worker's batches hand freed memory
+back to the system, at most once a second (``memory``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from .analysis import Analysis, Run, Snapshot, analyse
+from .memory import MemoryTrimmer
 from .session import Session
 
 log = logging.getLogger(__name__)
@@ -29,6 +31,7 @@ class Scheduler:
         #: result for a version already analysed (settings, dictionary or model changed).
         self.deliver = deliver
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="nokta-check")
+        self._trimmer = MemoryTrimmer()
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._waiters: dict[str, list[asyncio.Future[None]]] = {}
         self._in_flight: dict[str, int] = {}  # analyses submitted and not finished, per document
@@ -44,6 +47,7 @@ class Scheduler:
 
     def schedule(self, uri: str, delay_s: float | None = None) -> None:
         """(Re)start the document's debounce timer."""
+        self._trimmer.maybe_trim()
         timer = self._timers.pop(uri, None)
         if timer is not None:
             timer.cancel()
@@ -103,8 +107,14 @@ class Scheduler:
         def hand_back(partial: Analysis) -> None:
             loop.call_soon_threadsafe(self._partial, snapshot, partial)
 
-        run = Run(lambda: not self.session.is_current(snapshot), hand_back)
-        return analyse(snapshot, run)
+        def superseded() -> bool:  # asked between batches
+            self._trimmer.maybe_trim()
+            return not self.session.is_current(snapshot)
+
+        try:
+            return analyse(snapshot, Run(superseded, hand_back))
+        finally:
+            self._trimmer.maybe_trim()
 
     def _partial(self, snapshot: Snapshot, partial: Analysis) -> None:
         if self.session.is_current(snapshot):
