@@ -11,6 +11,7 @@ all; dotted initials (M.O., G.Saray) and sentences glued at a full stop
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import NamedTuple
 
 _LETTER = r"[^\W\d_]"
@@ -36,12 +37,20 @@ _NOT_PROSE_RE = re.compile(
         )
     )
 )
+#: Each pattern above needs one of these characters or a camelCase pair (keep them in step):
+#: a token without any is prose, found without trying every pattern at every place.
+_MAYBE_NOT_PROSE_RE = re.compile(r"[:.@/\\_{}=<>#$^|`]|[a-zçğıöşü][A-ZÇĞİÖŞÜ]")
 #: Roman numerals of i, v and x, two letters or more (a lone i is mostly the suffix ı
 #: written apart: Kuran ı Kerim), in one case, bracketed or followed by punctuation.
 _ROMAN_NUMERAL_RE = re.compile(
     r"[(\[]*(?=[ivx]{2}|[IVX]{2})(?:x{0,3}(?:ix|iv|v?i{1,3})|X{0,3}(?:IX|IV|V?I{1,3}))[,.;:!?)\]]*"
 )
+#: A Roman numeral (or the bracket before one) starts with one of these.
+_ROMAN_FIRST = frozenset("([ivxIVX")
 _PLAIN_TOKEN_RE = re.compile(r"[^\W\d_]+[,.;:!?)\"”]?")
+#: The punctuation a plain token may end with: str.isalpha tells the letters before it, the
+#: regular expression the rarer ones it does not take (² and ½ are letters to \w, not digits).
+_PLAIN_END = frozenset(',.;:!?)"”')
 # Dotted abbreviations and initials (M.O., M.O, T.C., G.Saray) and two sentences glued at a
 # full stop (gelmisti.Sonra): prose, although they look like dotted names.
 _INITIALS_RE = re.compile(r"[(\[\"“‘]*(?:[A-ZÇĞİÖŞÜ]\.)+(?:[A-ZÇĞİÖŞÜ][a-zçğıöşü]*)?[,.;:!?)\"”]*")
@@ -55,9 +64,14 @@ class Span(NamedTuple):
     end: int
 
 
+#: Span((start, end)) built in C: NamedTuple's own constructor is a Python function, slow
+#: in word_spans' loop.
+_new_span = partial(tuple.__new__, Span)
+
+
 def is_prose_token(token: str) -> bool:
     """False for URLs, e-mails, paths, identifiers and code-like tokens."""
-    return _NOT_PROSE_RE.search(token) is None
+    return _MAYBE_NOT_PROSE_RE.search(token) is None or _NOT_PROSE_RE.search(token) is None
 
 
 def word_spans(line: str) -> list[Span]:
@@ -65,16 +79,15 @@ def word_spans(line: str) -> list[Span]:
     spans: list[Span] = []
     for token in _TOKEN_RE.finditer(line):
         text = token.group()
-        if _ROMAN_NUMERAL_RE.fullmatch(text):
+        if text[0] in _ROMAN_FIRST and _ROMAN_NUMERAL_RE.fullmatch(text):
             continue
-        if _PLAIN_TOKEN_RE.fullmatch(text) and (text.islower() or text.isupper() or text[1:].islower()):
-            end = token.end() - (not text[-1].isalpha())
-            spans.append(Span(token.start(), end))
-            continue
-        if not (is_prose_token(text) or _INITIALS_RE.fullmatch(text) or _GLUED_SENTENCES_RE.fullmatch(text)):
-            continue
-        offset = token.start()
-        spans.extend(Span(offset + m.start(), offset + m.end()) for m in _WORD_RE.finditer(token.group()))
+        start, end = token.span()
+        letters = text[:-1] if text[-1] in _PLAIN_END else text
+        plain = letters.isalpha() or _PLAIN_TOKEN_RE.fullmatch(text)
+        if plain and (text.islower() or text.isupper() or text[1:].islower()):  # a word as it stands
+            spans.append(_new_span((start, end - (not text[-1].isalpha()))))
+        elif is_prose_token(text) or _INITIALS_RE.fullmatch(text) or _GLUED_SENTENCES_RE.fullmatch(text):
+            spans.extend(_new_span((start + m.start(), start + m.end())) for m in _WORD_RE.finditer(text))
     return spans
 
 
