@@ -50,10 +50,13 @@ _TURKISH_WORDS = _words(
     "dahil hakkinda yaninda altinda ustunde gelen giden yapilan edilen bulunan olmasi olmayan tarihinde yilinda "
     "sayesinde"
 )
-_TURKISH_SUFFIX_RE = re.compile(
-    r"(?:[iu]yor|[iu]yordu|yorum|yoruz|acak|ecek|ac?agi|ecegi|mak|mek|masi|mesi|lari|leri|larin|lerin"
-    r"|lar|ler|dir|tir|nin|nun|sin|siz|suz|lik|luk|digi|dugu|tigi|mis|mistir|dan|den|tan|ten"
-    r"|inda|inde|una|une|ina|ine|ini|unu)$"
+#: Endings of Turkish words (ASCII-folded), tested on words of six letters or more.
+_TURKISH_SUFFIXES = tuple(
+    _words(
+        "iyor uyor iyordu uyordu yorum yoruz acak ecek acagi aagi ecegi mak mek masi mesi lari leri larin lerin lar "
+        "ler dir tir nin nun sin siz suz lik luk digi dugu tigi mis mistir dan den tan ten inda inde una une ina ine "
+        "ini unu"
+    )
 )
 _ENGLISH_SPELLING_RE = re.compile(r"[wxq]|th|ing$|tion$|tions$|ness$|n't$|'s$|ee|oo[^o]|ould$|ght")
 _SENTENCE_RE = re.compile(r"[^.!?;:]+[.!?;:]*")
@@ -70,14 +73,14 @@ WORD_CACHE_SIZE = 1 << 14
 def word_evidence(word: str) -> int:
     """+2 for a letter only Turkish has, +1 for a common Turkish word or suffix, -1 for
     a common English word or English spelling, 0 for none (or both)."""
-    if any(ch in TURKISH_ONLY for ch in word):
+    if not TURKISH_ONLY.isdisjoint(word):
         return 2
     key = fold_key(word).replace("’", "'")
     if key in _TURKISH_WORDS:
         return 1
     if key in _ENGLISH_WORDS or (len(key) >= 3 and _ENGLISH_SPELLING_RE.search(key)):
         return -1
-    if len(key) >= 6 and _TURKISH_SUFFIX_RE.search(key):
+    if len(key) >= 6 and key.endswith(_TURKISH_SUFFIXES):
         return 1
     return 0
 
@@ -103,18 +106,27 @@ def _english_clause(scores: list[int]) -> bool:
     return max(scores, default=0) <= 0 and english >= ENGLISH_CLAUSE_WORDS and 2 * english >= len(scores)
 
 
+def _word_scores(text: str) -> list[int]:
+    """The evidence of each scored word of ``text``."""
+    return list(map(word_evidence, SCORED_WORD_RE.findall(text)))
+
+
 def _scored_sentence(line: str, start: int, end: int) -> Sentence:
     """The sentence's evidence; its English clauses are set apart so that the rest
     decides (Toplanti yarin, it is urgent though: a Turkish sentence with an English clause)."""
+    scores = _word_scores(line[start:end])
+    if scores.count(-1) < ENGLISH_CLAUSE_WORDS:  # too few English words for an English clause
+        return Sentence(start, end, sum(scores), ())
     english: list[tuple[int, int]] = []
     total = rest = 0
     for clause in _CLAUSE_RE.finditer(line, start, end):
-        scores = [word_evidence(word.group()) for word in SCORED_WORD_RE.finditer(clause.group())]
-        total += sum(scores)
+        scores = _word_scores(clause.group())
+        score = sum(scores)
+        total += score
         if _english_clause(scores):
             english.append(clause.span())
         else:
-            rest += sum(scores)
+            rest += score
     return Sentence(start, end, rest if rest else total, tuple(english))
 
 
