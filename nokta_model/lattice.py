@@ -44,12 +44,15 @@ class Position:
 
 
 def open_windows(positions: list[Position]) -> list[int]:
-    """Ends of the trigram windows whose score can differ between paths."""
-    open_windows: set[int] = set()
-    for end, position in enumerate(positions):
+    """Ends of the trigram windows whose score can differ between paths: those that end at
+    a competing position or one or two after it (the first window ends at position 2)."""
+    last = len(positions) - 1
+    ends: list[int] = []
+    for index, position in enumerate(positions):
         if len(position.ids) > 1:
-            open_windows.update(e for e in (end, end + 1, end + 2) if 2 <= e < len(positions))
-    return sorted(open_windows)
+            first = max(index, 2, ends[-1] + 1 if ends else 2)
+            ends.extend(range(first, min(index + 2, last) + 1))
+    return ends
 
 
 def sentence_positions(words: list[Position]) -> list[Position]:
