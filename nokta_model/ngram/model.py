@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import math
 import threading
-from itertools import islice, pairwise
+from collections.abc import Callable
+from itertools import chain, islice
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +24,7 @@ MIN_STEM = 3  # shortest known prefix trusted to spell an unseen word's stem
 TOKEN_CACHE_SIZE = 20_000  # distinct tokens remembered; bounds memory (bench.cli_memory)
 RARE_SPELLING_RATIO = 0.01  # chosen on the corpus dev split
 _UNSURE = (0.02, 0.98)  # a character-model letter outside this range is taken as decided
+_START, _END = Position([BOS]), Position([EOS])  # the ends of every sentence; never changed
 
 
 class NgramRestorer(Restorer):
@@ -56,16 +58,7 @@ class NgramRestorer(Restorer):
     def counts(self, spellings: list[str]) -> list[float]:
         """Running-text count of each spelling (its rarest hyphen part; LIST_BONUS if only
         in a word list, 0 if not in the lexicon), remembered for the next call."""
-        with self._cache_lock:
-            known = {s: self._count_of[s] for s in spellings if s in self._count_of}
-        new = [s for s in dict.fromkeys(spellings) if s not in known]
-        found = dict(zip(new, self._lexicon_counts(new)))  # without the lock: other threads' calls go on
-        with self._cache_lock:
-            if len(self._count_of) + len(found) > TOKEN_CACHE_SIZE:
-                self._count_of.clear()
-            self._count_of.update(found)
-        known.update(found)
-        return [known[s] for s in spellings]
+        return self._remembered(self._count_of, spellings, self._lexicon_counts)
 
     def _lexicon_counts(self, spellings: list[str]) -> list[float]:
         parts = [word_part_texts(w) for w in spellings]
@@ -114,28 +107,23 @@ class NgramRestorer(Restorer):
         batched lookup."""
         if not sentences:
             return []
-        neighbours = [list(pairwise([Position([BOS]), *words, Position([EOS])])) for words in sentences]
-        pairs = [pair for sentence in neighbours for pair in sentence]
-        packed = [(u << ID_BITS) | v for left, right in pairs for u in left.ids for v in right.ids]
-        counted = self.model.bigrams.get(np.array(packed, dtype=np.int64), 0) > 0
-        sizes = [len(left.ids) * len(right.ids) for left, right in pairs]  # each at least 1
-        starts = np.cumsum([0, *sizes[:-1]])
-        seen = iter(np.logical_or.reduceat(counted, starts).tolist())
-        pair_seen = [[next(seen) for _ in sentence] for sentence in neighbours]
-        return [[before or after for before, after in pairwise(sentence)] for sentence in pair_seen]
+        slots = [slot for words in sentences for slot in (_START, *words, _END)]
+        sizes = np.array([len(slot.ids) for slot in slots])  # each at least 1
+        ids = np.fromiter(chain.from_iterable(slot.ids for slot in slots), dtype=np.int64, count=int(sizes.sum()))
+        lengths = np.array([len(words) + 2 for words in sentences])
+        ends = np.cumsum(lengths)
+        lefts = np.delete(np.arange(len(slots)), ends - 1)  # each slot but a </s> begins a pair
+        keys, pair_sizes = _pair_keys(ids, sizes, lefts)
+        counted = self.model.bigrams.get(keys, 0) > 0
+        seen_after = np.zeros(len(slots), dtype=bool)  # by the pair's left slot
+        seen_after[lefts] = np.logical_or.reduceat(counted, np.cumsum(pair_sizes) - pair_sizes)
+        word_slots = np.delete(np.arange(len(slots)), np.concatenate([ends - lengths, ends - 1]))
+        seen = iter((seen_after[word_slots - 1] | seen_after[word_slots]).tolist())
+        return [list(islice(seen, len(words))) for words in sentences]
 
     def candidates(self, texts: list[str]) -> list[Position]:
         """Lattice slots of (``model_lower``-ed) tokens; each distinct token text is looked up once."""
-        with self._cache_lock:
-            known = {t: self._positions_of[t] for t in texts if t in self._positions_of}
-        new = [t for t in dict.fromkeys(texts) if t not in known]
-        found = dict(zip(new, self._positions(new)))  # without the lock: other threads' calls go on
-        with self._cache_lock:
-            if len(self._positions_of) + len(found) > TOKEN_CACHE_SIZE:
-                self._positions_of.clear()
-            self._positions_of.update(found)
-        known.update(found)
-        return [known[t] for t in texts]
+        return self._remembered(self._positions_of, texts, self._positions)
 
     def _positions(self, texts: list[str]) -> list[Position]:
         keys = [token_key(text) for text in texts]
@@ -154,16 +142,21 @@ class NgramRestorer(Restorer):
     def _candidate_ids(self, keys: list[str]) -> list[range]:
         """``Lexicon.candidates`` of each key, remembered: ``counts`` asks again for the keys
         of the words just ranked."""
+        return self._remembered(self._ids_of, keys, self.model.lexicon.candidates)
+
+    def _remembered(self, cache: dict, items: list, look_up: Callable[[list], list]) -> list:
+        """``look_up`` of each item, through ``cache`` (emptied when it would outgrow
+        TOKEN_CACHE_SIZE): each distinct item not in it is looked up once, without the
+        lock, so other threads' calls go on meanwhile."""
         with self._cache_lock:
-            known = {k: self._ids_of[k] for k in keys if k in self._ids_of}
-        new = [k for k in dict.fromkeys(keys) if k not in known]
-        found = dict(zip(new, self.model.lexicon.candidates(new)))  # without the lock, as in ``candidates``
+            cached = [cache.get(item) for item in items]
+        new = list(dict.fromkeys([item for item, value in zip(items, cached) if value is None]))
+        found = dict(zip(new, look_up(new)))
         with self._cache_lock:
-            if len(self._ids_of) + len(found) > TOKEN_CACHE_SIZE:
-                self._ids_of.clear()
-            self._ids_of.update(found)
-        known.update(found)
-        return [known[k] for k in keys]
+            if len(cache) + len(found) > TOKEN_CACHE_SIZE:
+                cache.clear()
+            cache.update(found)
+        return [found[item] if value is None else value for item, value in zip(items, cached)]
 
     def _unseen(self, key: str, typed: int) -> Position:
         """Candidates of a word the lexicon lacks: its longest known stem, then characters."""
@@ -209,6 +202,21 @@ def _plausible(ids: list[int], counts, masks, typed: int) -> list[int]:
         return ids
     floor = max(float(counts[i]) for i in ids) * RARE_SPELLING_RATIO
     return [i for i in ids if counts[i] >= floor or (typed and int(masks[i]) == typed)]
+
+
+def _pair_keys(ids: np.ndarray, sizes: np.ndarray, lefts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Packed bigram keys of each id of slot ``left`` with each id of slot ``left + 1``,
+    for each of ``lefts``, one pair's keys after another; and the number of each pair's keys.
+    ``ids`` holds the ids of all slots, one slot after another, ``sizes`` how many each has."""
+    first = np.cumsum(sizes) - sizes
+    rights = lefts + 1
+    pair_sizes = sizes[lefts] * sizes[rights]
+    pair = np.repeat(np.arange(len(lefts)), pair_sizes)  # the pair of each key
+    rank = np.arange(len(pair)) - (np.cumsum(pair_sizes) - pair_sizes)[pair]  # the key's place in its pair
+    right_size = sizes[rights][pair]
+    left_ids = ids[first[lefts][pair] + rank // right_size]
+    right_ids = ids[first[rights][pair] + rank % right_size]
+    return (left_ids << ID_BITS) | right_ids, pair_sizes
 
 
 def _log_probability(mask: int, probabilities: dict[int, float]) -> float:
