@@ -24,6 +24,7 @@ from .alphabet import AMBIGUOUS_LOWER, LOWER_TWIN, asciify, tr_lower
 from .errors import ModelFileError
 from .ngram.tables import SortedTable
 from .npz import ArchiveFormat, load_archive, save_archive
+from .spans import Span
 
 #: Nested (left, right) windows around the letter, shortest first.
 CHAIN = ((1, 1), (2, 1), (2, 2), (3, 2), (3, 3), (4, 3), (4, 4), (5, 4), (5, 5), (6, 5), (6, 6), (7, 7))
@@ -46,6 +47,16 @@ def _codes(lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
     lengths = np.array([len(line) + PAD for line in lines], dtype=np.int64)
     starts = PAD + np.concatenate([[0], np.cumsum(lengths)[:-1]]) if lines else np.zeros(0, dtype=np.int64)
     return codes, starts
+
+
+def _inside(length: int, starts: np.ndarray, spans: list[list[Span]]) -> np.ndarray:
+    """Which of ``length`` joined codes (``_codes``) lie inside their line's ``spans``."""
+    offsets = [start for start, line_spans in zip(starts.tolist(), spans) for _ in line_spans]
+    flat = [span for line_spans in spans for span in line_spans]
+    edges = np.zeros(length + 1, dtype=np.int64)
+    np.add.at(edges, np.array([o + s.start for o, s in zip(offsets, flat)], dtype=np.int64), 1)
+    np.add.at(edges, np.array([o + s.end for o, s in zip(offsets, flat)], dtype=np.int64), -1)
+    return np.cumsum(edges[:-1]) > 0
 
 
 def _prefix_hashes(codes: np.ndarray) -> np.ndarray:
@@ -120,11 +131,15 @@ class ContextModel:
         )
         return cls(table, _priors(table))
 
-    def twin_probabilities(self, lines: list[str]) -> list[np.ndarray]:
-        """P(twin) at every position of each ``model_lower``-ed line (NaN where not ambiguous)."""
+    def twin_probabilities(self, lines: list[str], spans: list[list[Span]] | None = None) -> list[np.ndarray]:
+        """P(twin) at every position of each ``model_lower``-ed line (NaN where not ambiguous);
+        given ``spans`` (per line, not overlapping), only at the positions inside them (NaN
+        elsewhere)."""
         folded = [asciify(line) for line in lines]
         codes, starts = _codes(folded)
         positions = np.flatnonzero(np.isin(codes, _AMBIGUOUS_CODES))
+        if spans is not None:
+            positions = positions[_inside(len(codes), starts, spans)[positions]]
         prefix = _prefix_hashes(codes)
         probabilities = np.full(len(codes), np.nan)
         for first in range(0, len(positions), ESTIMATE_BLOCK):

@@ -7,6 +7,7 @@ import pytest
 
 from nokta_model.charctx import ContextModel, load_context_model, save_context_model
 from nokta_model.errors import ModelFileError
+from nokta_model.spans import Span
 
 LINES = ["Bu iyi mi?", "Geldin mi?", "Kötü mü?", "Bu kötü mü?", "Olmuş mu?", "Yaşa ülkem.", "Bu yasa iyi."] * 4
 
@@ -39,3 +40,17 @@ def test_the_file_round_trips_and_refuses_a_corrupt_copy(model, tmp_path):
     path.write_bytes(path.read_bytes()[:200])
     with pytest.raises(ModelFileError, match=r"context\.npz"):
         load_context_model(path)
+
+
+def test_spans_limit_the_estimates_to_the_letters_inside_them(model):
+    lines = ["su cok guzel", "kisa bir yol"]
+    spans = [[Span(3, 6)], [Span(0, 4), Span(9, 12)]]
+    full = model.twin_probabilities(lines)
+    limited = model.twin_probabilities(lines, spans)
+    for line, line_spans, everywhere, inside in zip(lines, spans, full, limited):
+        wanted = np.zeros(len(line), dtype=bool)
+        for span in line_spans:
+            wanted[span.start : span.end] = True
+        np.testing.assert_array_equal(inside[wanted], everywhere[wanted])
+        assert np.isnan(inside[~wanted]).all()
+        assert not np.isnan(everywhere[~wanted]).all()  # there were letters to leave out

@@ -84,8 +84,8 @@ class _MemoNetwork(_Memo):
 
 
 class _MemoContext(_Memo):
-    def twin_probabilities(self, lines: list[str]) -> list:
-        return self.outputs(lines)
+    def twin_probabilities(self, lines: list[str], spans: list | None = None) -> list:
+        return self.outputs(lines)  # every position: the memo serves any spans
 
 
 def letter_errors(restorer: DefaultRestorer, gold: Sequence[str], inputs: Sequence[str]) -> int:

@@ -59,9 +59,10 @@ UNATTESTED_LETTER_SCALE = 0.5
 
 
 class LetterModel(Protocol):
-    """Per line, P(Turkish twin) of each character (the context model: ``charctx.ContextModel``)."""
+    """Per line, P(Turkish twin) of each character (the context model: ``charctx.ContextModel``),
+    at least inside the given spans of each line."""
 
-    def twin_probabilities(self, lines: list[str]) -> list[np.ndarray]: ...
+    def twin_probabilities(self, lines: list[str], spans: list[list[Span]] | None = None) -> list[np.ndarray]: ...
 
 
 class Network(Protocol):
@@ -103,7 +104,7 @@ class DefaultRestorer(Restorer):
         candidates = [list(islice(found, len(line_tokens))) for line_tokens in tokens]
         cuts = [_hyphen_cuts(*line) for line in zip(lines, tokens, candidates)]
         lexicon = [_with_harmony_variants(*line) for line in zip(candidates, cuts)]
-        context = self.context.twin_probabilities(lines)
+        context = self.context.twin_probabilities(lines, [_letters_decide(*line) for line in zip(tokens, lexicon)])
         beside_neighbours = self.ngram.attested_neighbours(lexicon)
         parts = list(zip(lines, tokens, lexicon, context, beside_neighbours))
         sentences = [
@@ -156,7 +157,7 @@ class DefaultRestorer(Restorer):
         typed_line: bool,
         beside_neighbour: bool,  # a spelling of the word was counted next to a neighbour's
     ) -> Position:
-        if len(lexicon.ids) < 2 and not lexicon.unseen:
+        if not _letters_decide_at(lexicon):
             return lexicon
         free = free_indices(text, MAX_MASK_BITS)
         if not len(free):
@@ -291,6 +292,17 @@ class DefaultRestorer(Restorer):
     def _counted_probabilities(self, key: str, text: str) -> dict[int, float]:
         """The count-based model's letter probabilities for an unseen word."""
         return self.ngram.unseen_letter_probabilities(key, spelling_mask(key, text) or 0)
+
+
+def _letters_decide_at(position: Position) -> bool:
+    """Whether the letter models score the position's spellings: the lexicon has several,
+    or none (an unseen word)."""
+    return len(position.ids) > 1 or position.unseen
+
+
+def _letters_decide(tokens: list[Span], positions: list[Position]) -> list[Span]:
+    """The tokens whose spellings the letter models score (``_letters_decide_at``)."""
+    return [token for token, position in zip(tokens, positions) if _letters_decide_at(position)]
 
 
 def _hyphen_cuts(line: str, tokens: list[Span], positions: list[Position]) -> list[bool]:
