@@ -2,7 +2,10 @@
 
 Everything but ``analyse`` runs on the event loop. An edit re-arms the document's
 timer; when it fires, the scheduler takes a snapshot from the session and hands it to
-the worker. Work whose document moved on before it started is skipped, work whose
+the worker. A document has at most one job waiting for the worker: a newer snapshot
+replaces the waiting job's, which the job takes when it starts (under a flood of edits
+the queue once held thousands of stale snapshots, each with its own copy of the line
+list). Work whose document moved on before it started is skipped, work whose
 document moves on stops after its batch, and a result (partial or complete) goes back
 into the session, and to ``deliver`` (which publishes it), only if the document still
 has the version it was computed for. Edits and the worker's batches hand freed memory
@@ -35,6 +38,8 @@ class Scheduler:
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._waiters: dict[str, list[asyncio.Future[None]]] = {}
         self._in_flight: dict[str, int] = {}  # analyses submitted and not finished, per document
+        self._waiting: dict[str, Snapshot] = {}  # the snapshot of each document's job not yet started
+        self._waiting_lock = threading.Lock()
         self.idle = threading.Event()  # set while nothing is scheduled or running
         self.idle.set()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -95,9 +100,20 @@ class Scheduler:
         if snapshot is None:
             self._note_idle()
             return
+        with self._waiting_lock:
+            job_waiting = uri in self._waiting
+            self._waiting[uri] = snapshot
+        if job_waiting:
+            return  # the job waiting takes this snapshot when it starts
         self._in_flight[uri] = self._in_flight.get(uri, 0) + 1
-        future = self.loop.run_in_executor(self._executor, self._run, snapshot)
-        future.add_done_callback(lambda done: self._finish(snapshot, done))
+        future = self.loop.run_in_executor(self._executor, self._start, uri)
+        future.add_done_callback(lambda done: self._finish(uri, done))
+
+    def _start(self, uri: str) -> tuple[Snapshot, Analysis | None]:
+        """In the worker: analyse the document's newest snapshot."""
+        with self._waiting_lock:
+            snapshot = self._waiting.pop(uri)
+        return snapshot, self._run(snapshot)
 
     def _run(self, snapshot: Snapshot) -> Analysis | None:
         if not self.session.is_current(snapshot):
@@ -120,8 +136,7 @@ class Scheduler:
         if self.session.is_current(snapshot):
             self.deliver(snapshot, partial, self.session.accept(snapshot, partial))
 
-    def _finish(self, snapshot: Snapshot, done: asyncio.Future[Analysis | None]) -> None:
-        uri = snapshot.uri
+    def _finish(self, uri: str, done: asyncio.Future[tuple[Snapshot, Analysis | None]]) -> None:
         self._in_flight[uri] -= 1
         if not self._in_flight[uri]:
             del self._in_flight[uri]
@@ -131,7 +146,7 @@ class Scheduler:
         if done.exception() is not None:
             log.error("analysis of %s failed", uri, exc_info=done.exception())
             return
-        result = done.result()
+        snapshot, result = done.result()
         if result is None or not self.session.is_current(snapshot):
             return  # stale: never published
         self.deliver(snapshot, result, self.session.accept(snapshot, result))

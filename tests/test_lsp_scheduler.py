@@ -1,0 +1,53 @@
+"""The scheduler under a flood of edits: one job waits per document, with the newest snapshot."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import nokta_lsp.scheduler as scheduler_module
+from nokta_lsp.analysis import NOTHING
+from nokta_lsp.scheduler import Scheduler
+from nokta_lsp.session import Session
+
+URI = "file:///flood.txt"
+
+
+async def test_edits_while_the_worker_is_busy_leave_one_job_with_the_newest_version(monkeypatch):
+    release, started = threading.Event(), threading.Event()
+    analysed: list[int] = []
+
+    def blocking_analyse(snapshot, run):
+        analysed.append(snapshot.version)
+        started.set()
+        release.wait(10)  # the first job holds the worker while the edits arrive
+        return NOTHING
+
+    monkeypatch.setattr(scheduler_module, "analyse", blocking_analyse)
+    session = Session()
+    session.open(URI, "plaintext", 1, "Bugun hava cok guzel.")
+    checked_in_worker = []  # snapshots the worker looked at, stale ones included
+    is_current = session.is_current
+
+    def counting_is_current(snapshot):
+        if threading.current_thread() is not threading.main_thread():
+            checked_in_worker.append(snapshot.version)
+        return is_current(snapshot)
+
+    monkeypatch.setattr(session, "is_current", counting_is_current)
+    delivered: list[int] = []
+    scheduler = Scheduler(session, lambda snapshot, analysis, again: delivered.append(snapshot.version))
+    scheduler.schedule(URI, 0)
+    await asyncio.get_running_loop().run_in_executor(None, started.wait, 10)
+    for version in range(2, 202):  # 200 edits, each scheduled at once
+        session.change(URI, version, [(None, f"Bugun hava cok guzel {version}.")])
+        scheduler.schedule(URI, 0)
+        await asyncio.sleep(0.001)  # its timer fires: one submission per edit
+    await asyncio.sleep(0.05)  # every timer has fired
+    release.set()
+    await scheduler.analysed(URI, timeout_s=10)
+    scheduler.shutdown()
+
+    assert analysed == [1, 201]  # the busy job, then one job for the newest version
+    assert len(set(checked_in_worker)) == 2  # no queue of the 199 versions in between
+    assert delivered == [201]  # the first result was stale and never published
