@@ -147,8 +147,12 @@ class Scheduler:
             log.error("analysis of %s failed", uri, exc_info=done.exception())
             return
         snapshot, result = done.result()
-        if result is None or not self.session.is_current(snapshot):
-            return  # stale: never published
+        if not self.session.is_current(snapshot):  # stale: never published
+            if self._waiters.get(uri) and not self._in_flight.get(uri) and uri in self.session.documents:
+                self.schedule(uri, 0)  # a request waits for the newer version: no debounce
+            return
+        if result is None:
+            return  # no model yet: its load analyses the document again
         self.deliver(snapshot, result, self.session.accept(snapshot, result))
         if self._settled(uri):
             self._wake(uri)

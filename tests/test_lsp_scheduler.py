@@ -51,3 +51,32 @@ async def test_edits_while_the_worker_is_busy_leave_one_job_with_the_newest_vers
     assert analysed == [1, 201]  # the busy job, then one job for the newest version
     assert len(set(checked_in_worker)) == 2  # no queue of the 199 versions in between
     assert delivered == [201]  # the first result was stale and never published
+
+
+async def test_a_request_waiting_behind_a_stale_analysis_gets_the_new_version_without_the_debounce(monkeypatch):
+    release, started = threading.Event(), threading.Event()
+    analysed: list[int] = []
+
+    def blocking_analyse(snapshot, run):
+        analysed.append(snapshot.version)
+        started.set()
+        release.wait(10)  # the analysis of version 1 runs while version 2 arrives
+        return NOTHING
+
+    monkeypatch.setattr(scheduler_module, "analyse", blocking_analyse)
+    session = Session()
+    session.apply_settings({"debounceMs": 60_000})
+    session.open(URI, "plaintext", 1, "Bugun hava.")
+    scheduler = Scheduler(session, lambda snapshot, analysis, again: None)
+    scheduler.schedule(URI, 0)
+    await asyncio.get_running_loop().run_in_executor(None, started.wait, 10)
+    session.change(URI, 2, [(None, "Bugun hava cok guzel.")])
+    scheduler.schedule(URI)  # the edit's debounce: a minute
+    waiting = asyncio.ensure_future(scheduler.analysed(URI, timeout_s=5))
+    await asyncio.sleep(0.05)
+    release.set()
+    await asyncio.wait_for(waiting, 2)  # not the minute, nor the request's own timeout
+    scheduler.shutdown()
+
+    assert analysed == [1, 2]
+    assert session.is_analysed(URI)
