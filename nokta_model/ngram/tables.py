@@ -15,16 +15,20 @@ MAX_ID = (1 << ID_BITS) - 1
 SORTED_SEARCH_MIN = 256  # smaller batches of queries are searched as they come
 
 
+def _digest(text: str) -> bytes:
+    """Eight bytes of BLAKE2b over ``text``'s UTF-8: read little-endian and shifted right by
+    one, a stable 63-bit hash (fits a signed int64)."""
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest()
+
+
 def string_hash(text: str) -> int:
-    """A stable 63-bit hash (fits a signed int64) of ``text``."""
-    digest = hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest()
-    return int.from_bytes(digest, "little") >> 1
+    """The 63-bit hash of ``text`` (``_digest``)."""
+    return int.from_bytes(_digest(text), "little") >> 1
 
 
 def hash_all(texts: list[str]) -> np.ndarray:
     """``string_hash`` of each text, the digests read by numpy in one go."""
-    blake2b = hashlib.blake2b
-    digests = b"".join([blake2b(text.encode("utf-8"), digest_size=8).digest() for text in texts])
+    digests = b"".join([_digest(text) for text in texts])
     return (np.frombuffer(digests, dtype="<u8") >> 1).astype(np.int64)
 
 
