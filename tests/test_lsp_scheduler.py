@@ -13,17 +13,24 @@ from nokta_lsp.session import Session
 URI = "file:///flood.txt"
 
 
-async def test_edits_while_the_worker_is_busy_leave_one_job_with_the_newest_version(monkeypatch):
+def _block_the_worker(monkeypatch) -> tuple[threading.Event, threading.Event, list[int]]:
+    """Make each analysis record its version, say it started, and hold the worker until
+    released; returns (release, started, the versions analysed)."""
     release, started = threading.Event(), threading.Event()
     analysed: list[int] = []
 
     def blocking_analyse(snapshot, run):
         analysed.append(snapshot.version)
         started.set()
-        release.wait(10)  # the first job holds the worker while the edits arrive
+        release.wait(10)
         return NOTHING
 
     monkeypatch.setattr(scheduler_module, "analyse", blocking_analyse)
+    return release, started, analysed
+
+
+async def test_edits_while_the_worker_is_busy_leave_one_job_with_the_newest_version(monkeypatch):
+    release, started, analysed = _block_the_worker(monkeypatch)  # while the edits arrive
     session = Session()
     session.open(URI, "plaintext", 1, "Bugun hava cok guzel.")
     checked_in_worker = []  # snapshots the worker looked at, stale ones included
@@ -54,16 +61,7 @@ async def test_edits_while_the_worker_is_busy_leave_one_job_with_the_newest_vers
 
 
 async def test_a_request_waiting_behind_a_stale_analysis_gets_the_new_version_without_the_debounce(monkeypatch):
-    release, started = threading.Event(), threading.Event()
-    analysed: list[int] = []
-
-    def blocking_analyse(snapshot, run):
-        analysed.append(snapshot.version)
-        started.set()
-        release.wait(10)  # the analysis of version 1 runs while version 2 arrives
-        return NOTHING
-
-    monkeypatch.setattr(scheduler_module, "analyse", blocking_analyse)
+    release, started, analysed = _block_the_worker(monkeypatch)  # version 1 runs while version 2 arrives
     session = Session()
     session.apply_settings({"debounceMs": 60_000})
     session.open(URI, "plaintext", 1, "Bugun hava.")
