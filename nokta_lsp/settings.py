@@ -35,7 +35,7 @@ class Settings:
     fileTypes: tuple[str, ...] = DEFAULT_FILE_TYPES
     checkCodeComments: bool = False
     severity: str = "information"
-    confidenceThreshold: float = 0.98  # tuned on corpus dev text: bench/lsp_tune_threshold.py
+    confidenceThreshold: float = 0.99  # tuned on corpus dev text: bench/lsp_tune_threshold.py
     strictConfidenceThreshold: float = 1.0  # on lines with Turkish letters; same script
     ambiguous: str = "off"
     debounceMs: int = 200

@@ -32,7 +32,7 @@ test("the settings sent to the server hold every server key and nothing else", (
   assert.deepEqual(Object.keys(settings), SERVER_KEYS);
   assert.equal(settings.backend, "ngram");
   assert.equal(settings.severity, "information");
-  assert.equal(settings.confidenceThreshold, 0.98);
+  assert.equal(settings.confidenceThreshold, 0.99);
 });
 
 test("keys without a value are left out", () => {
