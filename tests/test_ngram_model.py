@@ -86,6 +86,17 @@ def test_word_list_spellings_are_candidates(tiny_model):
     assert suggestions and suggestions[0].replacement == "ışık"
 
 
+def test_a_word_only_the_word_lists_hold_stays_an_alternative_beside_a_common_twin():
+    """koydur (lists only, pseudo-count 0.5) beside köydür (counted 64 times in the shipped
+    model): rarer than 1/200 would drop it, and the model would be certain of köydür."""
+    restorer = NgramRestorer.load()
+    assert restorer.counts(["koydur", "köydür"]) == [0.5, 64.0]
+    [[suggestion]] = restorer.suggest(["Dosyayı masaya koydur."])
+    spellings = dict((alternative.text, alternative.score) for alternative in suggestion.alternatives)
+    assert 0 < spellings["koydur"] < 0.5 < spellings["köydür"]
+    assert suggestion.confidence < 1.0
+
+
 def test_unseen_words_fall_back_to_the_character_model():
     restorer = NgramRestorer.load()
     word = "gozlukculerimizdenmissiniz"
