@@ -31,6 +31,7 @@ READ_BYTES = 1 << 16
 MAX_PIECE_CHARS = 1 << 16  # a longer line is restored in pieces cut after whitespace
 FILE_UNDECIDED_LINES = 1000  # lines a file may hold for the language decision, then taken as Turkish
 _UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+_UTF16_ADVICE = "looks like UTF-16, not UTF-8; convert it first, e.g. iconv -f UTF-16 -t UTF-8"
 _TURKISH_8BIT = frozenset(b"\xfd\xfe\xf0\xdd\xde\xd0\xe7\xf6\xfc\xc7\xd6\xdc")  # ı ş ğ İ Ş Ğ ç ö ü Ç Ö Ü
 
 
@@ -90,16 +91,14 @@ def _cut(text: str) -> tuple[str, str]:
 def _refuse_utf16(head: bytes, name: str) -> None:
     zero_share = head[:200].count(0) / max(len(head[:200]), 1)
     if head.startswith(_UTF16_BOMS) or zero_share > 0.3:
-        raise NoktaError(
-            f"{name}: looks like UTF-16, not UTF-8; convert it first, e.g. iconv -f UTF-16 -t UTF-8 {name} > out.txt"
-        )
+        raise NoktaError(f"{name}: {_UTF16_ADVICE}")
 
 
 def encoding_message(name: str, data: bytes, position: int, offset: int = 0) -> str:
     """One line for bytes that are not UTF-8, naming the likely encoding."""
     byte = data[position]
     if data.startswith(_UTF16_BOMS) or data[:200].count(0) > 60:
-        return f"{name}: looks like UTF-16, not UTF-8; convert it first, e.g. iconv -f UTF-16 -t UTF-8"
+        return f"{name}: {_UTF16_ADVICE}"
     if byte in _TURKISH_8BIT:
         return (
             f"{name}: not UTF-8 (byte {byte:#04x} at offset {offset + position}); it looks like Windows-1254 or "
