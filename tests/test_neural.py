@@ -113,6 +113,30 @@ def test_the_network_runs_in_bfloat16_where_native_unless_float32_is_asked(monke
         np.testing.assert_allclose(a, b, atol=0.02)
 
 
+@pytest.mark.parametrize("backbone", ["lstm", "gru"])
+def test_weights_kept_cast_give_the_same_probabilities_as_autocast_casting_them(monkeypatch, backbone):
+    """Lines of different lengths (one direction at a time) and alone (the whole stack at once)."""
+    model = tiny_model(replace(TINY, window=200, backbone=backbone, layers=2))
+    keys = [asciify(tr_lower(line)) for line in LINES]
+    monkeypatch.setattr(infer, "native_bfloat16", lambda: True)
+    cast_each_call = [twin_probabilities(model, keys), *(twin_probabilities(model, [key]) for key in keys)]
+    with infer.float32():
+        float32 = twin_probabilities(model, keys)
+    infer.keep_cast_weights(model)
+    kept = [twin_probabilities(model, keys), *(twin_probabilities(model, [key]) for key in keys)]
+    for before, after in zip(cast_each_call, kept):
+        for a, b in zip(before, after):
+            np.testing.assert_array_equal(a, b)
+    with infer.float32():  # no autocast: the parameters, not the copies
+        for a, b in zip(float32, twin_probabilities(model, keys)):
+            np.testing.assert_array_equal(a, b)
+    with torch.no_grad():  # the copies are what autocast reads now, whatever the parameters
+        for parameter in model.backbone.parameters():
+            parameter.zero_()
+    for a, b in zip(cast_each_call[0], twin_probabilities(model, keys)):
+        np.testing.assert_array_equal(a, b)
+
+
 def test_a_batch_holds_pieces_of_similar_lengths():
     lengths = [10, 12, 20, 28, 29, 100, 400]
     pieces = [_Piece(0, 0, np.zeros(n, dtype=np.int64), 0, n) for n in lengths]

@@ -105,6 +105,14 @@ def float32() -> Iterator[None]:
         _FLOAT32_ONLY.reset(token)
 
 
+def keep_cast_weights(model: CharTagger) -> CharTagger:
+    """``model``, which will only infer, with its weights kept cast to bfloat16 where it
+    runs under bfloat16 autocast (see ``CharTagger.keep_cast_weights``)."""
+    if next(model.parameters()).device.type == "cpu" and native_bfloat16():
+        model.keep_cast_weights(torch.bfloat16)
+    return model
+
+
 def _precision(device: torch.device) -> contextlib.AbstractContextManager:
     float32_asked = _FLOAT32_ONLY.get() or os.environ.get("NOKTA_NETWORK_FLOAT32", "") not in ("", "0")
     if device.type == "cpu" and native_bfloat16() and not float32_asked:

@@ -13,7 +13,7 @@ from ..restorer import Ranking, Restorer
 from ..spans import Span
 from .candidates import best_spelling, ranked_spellings
 from .checkpoint import load_model
-from .infer import resolve_device, twin_probabilities
+from .infer import keep_cast_weights, resolve_device, twin_probabilities
 from .model import CharTagger
 
 SHIPPED = Path(__file__).resolve().parents[1] / "data" / "neural.safetensors"
@@ -34,7 +34,7 @@ class NeuralRestorer(Restorer):
     @classmethod
     def load(cls, path: Path | None = None, device: str = "auto") -> NeuralRestorer:
         model, meta = load_model(_weights_path(path), resolve_device(device))
-        return cls(model, meta)
+        return cls(keep_cast_weights(model), meta)
 
     def rank(
         self, lines: list[str], spans: list[list[Span]], with_scores: bool, typed: list[str] | None = None
