@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import gc
-import json
 import sys
 from typing import Any
 
@@ -20,7 +19,7 @@ from nokta_model import __version__
 from .features.diagnostics import deliver
 from .scheduler import Scheduler
 from .session import Session
-from .transport import NoktaProtocol
+from .transport import MALFORMED_JSON, NoktaProtocol
 
 VERSION = __version__
 
@@ -52,7 +51,9 @@ class NoktaServer(LanguageServer):
         self.scheduler.schedule_all(0)
 
     def report_server_error(self, error: Exception, source: Any) -> None:
-        """Malformed JSON gets a JSON-RPC parse error (-32700); the server keeps reading."""
-        if isinstance(error, (json.JSONDecodeError, UnicodeDecodeError)):
+        """Malformed JSON gets a JSON-RPC parse error (-32700), not a message to the user
+        (it is the client's fault); the server keeps reading."""
+        if isinstance(error, MALFORMED_JSON):
             self.protocol.send_error(-32700, f"Parse error: {error}")
+            return
         super().report_server_error(error, source)

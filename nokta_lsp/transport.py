@@ -29,6 +29,23 @@ from pygls.protocol.language_server import lsp_method
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
+#: What reading a body that is not JSON (or not UTF-8) raises: the client's fault.
+MALFORMED_JSON = (json.JSONDecodeError, UnicodeDecodeError)
+
+
+class _OneLineForMalformedJson(logging.Filter):
+    """pygls' message loop logs every message it cannot handle with a traceback; for a
+    body that is not JSON, answered with a parse error, one line says it all."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, MALFORMED_JSON):
+            record.msg, record.args, record.exc_info = f"{record.getMessage()}: malformed JSON ({error})", (), None
+        return True
+
+
+message_log = log.getChild("messages")
+message_log.addFilter(_OneLineForMalformedJson())
 
 
 class NoktaProtocol(LanguageServerProtocol):
@@ -137,7 +154,7 @@ async def _serve(server: LanguageServer) -> bool:
         stop_event=stop_event,
         reader=PipeReader(stream),
         protocol=server.protocol,
-        logger=log,
+        logger=message_log,
         error_handler=server.report_server_error,
     )
     return True

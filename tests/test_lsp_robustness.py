@@ -140,22 +140,26 @@ async def test_malformed_json_does_not_stop_the_server(client: LanguageClient):
     await still_alive(client)
 
 
-async def test_malformed_json_rpc_gets_error_responses_and_the_server_keeps_running():
-    server = RawServer(FAKE_SERVER)
-    await server.start({"debounceMs": 0})
-    try:
-        server.write(b'{"jsonrpc": "2.0", "id": 77, "method": ')  # cut short
-        server.write(b"[1, 2]")  # JSON, but not a JSON-RPC message
-        server.write(b"\xff\xfe not utf-8")
-        errors = await server.wait_for(lambda: len(server.errors) >= 3 and server.errors)
-        assert [error["code"] for error in errors] == [-32700, -32600, -32700]
-        server.notify(
-            "textDocument/didOpen",
-            {"textDocument": {"uri": "file:///ok.txt", "languageId": "plaintext", "version": 1, "text": "cok"}},
-        )
-        assert [d["message"] for d in await server.diagnostics("file:///ok.txt", 1)] == ["cok → çok"]
-    finally:
-        await server.stop()
+async def test_malformed_json_rpc_gets_error_responses_and_the_server_keeps_running(tmp_path):
+    with open(tmp_path / "stderr.log", "wb") as log:
+        server = RawServer(FAKE_SERVER, stderr=log)
+        await server.start({"debounceMs": 0})
+        try:
+            server.write(b'{"jsonrpc": "2.0", "id": 77, "method": ')  # cut short
+            server.write(b"[1, 2]")  # JSON, but not a JSON-RPC message
+            server.write(b"\xff\xfe not utf-8")
+            errors = await server.wait_for(lambda: len(server.errors) >= 3 and server.errors)
+            assert [error["code"] for error in errors] == [-32700, -32600, -32700]
+            server.notify(
+                "textDocument/didOpen",
+                {"textDocument": {"uri": "file:///ok.txt", "languageId": "plaintext", "version": 1, "text": "cok"}},
+            )
+            assert [d["message"] for d in await server.diagnostics("file:///ok.txt", 1)] == ["cok → çok"]
+        finally:
+            await server.stop()
+    assert server.shown == []  # the client's fault: answered, not shown to the user
+    logged = (tmp_path / "stderr.log").read_text()
+    assert logged.count("malformed JSON") == 2 and "Traceback" not in logged
 
 
 async def test_hover_and_code_actions_answer_within_100_ms_while_a_slow_analysis_runs():

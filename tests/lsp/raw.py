@@ -9,16 +9,17 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-from typing import Any
+from typing import IO, Any
 
 from nokta_lsp.framing import frame_body, read_messages
 
 
 class RawServer:
-    def __init__(self, command: list[str]):
-        self.command = command
+    def __init__(self, command: list[str], stderr: IO[bytes] | None = None):
+        self.command, self.stderr = command, stderr  # stderr: where the server's log goes
         self.published: dict[str, list[dict[str, Any]]] = {}  # uri -> publishes in order
         self.errors: list[dict[str, Any]] = []  # error responses with id null
+        self.shown: list[str] = []  # window/showMessage texts
         self._results: dict[int, asyncio.Future[Any]] = {}
         self._ids = itertools.count(1)
         self._process: asyncio.subprocess.Process | None = None
@@ -27,7 +28,11 @@ class RawServer:
 
     async def start(self, options: dict[str, Any], encodings: list[str] | None = None) -> dict[str, Any]:
         self._process = await asyncio.create_subprocess_exec(
-            *self.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**26
+            *self.command,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=self.stderr,
+            limit=2**26,
         )
         self._reader = asyncio.create_task(self._read())
         capabilities = {
@@ -66,6 +71,8 @@ class RawServer:
         method = message.get("method")
         if method == "textDocument/publishDiagnostics":
             self.published.setdefault(message["params"]["uri"], []).append(message["params"])
+        elif method == "window/showMessage":
+            self.shown.append(message["params"]["message"])
         elif method is not None and "id" in message:  # a request from the server
             result = [None] * len(message["params"]["items"]) if method == "workspace/configuration" else None
             self.write(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}).encode())
