@@ -19,7 +19,7 @@ from .backends import BACKENDS, keep_for_life, load_restorer, set_torch_defaults
 from .cluster.corpus import add_corpus_command
 from .errors import NoktaError
 from .evaluate import Metrics, evaluate
-from .pipeline import FILE_UNDECIDED_LINES, Piece, encoding_message, prose_batches, restore_pieces
+from .pipeline import FILE_UNDECIDED_LINES, Piece, decode_text, prose_batches, restore_pieces
 from .prose import FORMATS, PLAIN, Masker, format_for_path, masker_for
 from .safe_output import StagedFile, commit_all, stage
 from .training import TRAINERS
@@ -90,10 +90,7 @@ def _read_text(path: Path) -> str:
         data = path.read_bytes()
     except OSError as error:
         raise NoktaError(f"{path}: {error.strerror or error}") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise NoktaError(encoding_message(str(path), data, error.start)) from None
+    return decode_text(data, str(path))
 
 
 @dataclass

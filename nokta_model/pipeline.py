@@ -53,7 +53,7 @@ def read_pieces(stream: BufferedIOBase, name: str) -> Iterator[tuple[list[Piece]
         try:
             pending += decoder.decode(chunk, final=not chunk)
         except UnicodeDecodeError as error:
-            raise NoktaError(encoding_message(name, chunk, error.start, offset)) from None
+            raise NoktaError(_encoding_message(name, chunk, error.start, offset)) from None
         offset += len(chunk)
         pieces, pending = _split(pending, final=not chunk)
         if pieces or not chunk:
@@ -88,16 +88,32 @@ def _cut(text: str) -> tuple[str, str]:
     return text[:cut], text[cut:]
 
 
+def decode_text(data: bytes, name: str) -> str:
+    """A whole file's bytes as UTF-8 text; NoktaError naming the likely encoding otherwise."""
+    _refuse_utf16(data, name)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise NoktaError(_encoding_message(name, data, error.start)) from None
+
+
+def _looks_like_utf16(head: bytes) -> bool:
+    """A UTF-16 byte-order mark, or zero bytes in over 30% of the first 200 (UTF-16 text in
+    the Latin script has one in every two; UTF-8 text has none)."""
+    sample = head[:200]
+    return head.startswith(_UTF16_BOMS) or sample.count(0) > 0.3 * len(sample)
+
+
 def _refuse_utf16(head: bytes, name: str) -> None:
-    zero_share = head[:200].count(0) / max(len(head[:200]), 1)
-    if head.startswith(_UTF16_BOMS) or zero_share > 0.3:
+    """NoktaError for UTF-16 input, which may decode as UTF-8 (zero bytes are valid there)."""
+    if _looks_like_utf16(head):
         raise NoktaError(f"{name}: {_UTF16_ADVICE}")
 
 
-def encoding_message(name: str, data: bytes, position: int, offset: int = 0) -> str:
+def _encoding_message(name: str, data: bytes, position: int, offset: int = 0) -> str:
     """One line for bytes that are not UTF-8, naming the likely encoding."""
     byte = data[position]
-    if data.startswith(_UTF16_BOMS) or data[:200].count(0) > 60:
+    if _looks_like_utf16(data):
         return f"{name}: {_UTF16_ADVICE}"
     if byte in _TURKISH_8BIT:
         return (

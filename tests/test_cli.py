@@ -63,6 +63,22 @@ def test_bad_input_gives_one_line_error(args, stdin, message):
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
 
 
+@pytest.mark.parametrize(
+    "data",
+    [
+        "Bugün hava çok güzel.\n".encode("utf-16"),  # with a byte-order mark
+        "Bugün hava çok güzel.\n".encode("utf-16-le"),  # without: not UTF-8, and short
+        "Ankara\n".encode("utf-16-le"),  # without, and valid UTF-8 (zero bytes are)
+    ],
+)
+def test_eval_refuses_a_utf16_gold_file(tmp_path, data):
+    gold = tmp_path / "gold.txt"
+    gold.write_bytes(data)
+    result = run("eval", str(gold), "--backend", "ngram")
+    err = result.stderr.decode()
+    assert result.returncode == 1 and "looks like UTF-16" in err and err.count("\n") == 1, err
+
+
 @pytest.mark.parametrize("command", [[], ["restore"], ["eval"], ["train"]])
 def test_help_everywhere(command):
     result = run(*command, "--help")
