@@ -278,6 +278,23 @@ def test_training_writes_checkpoints_and_resumes(tmp_path):
     assert restorer.meta["data_mix"] and restorer.meta["trained"]["step"] in (3, 6, 9)
 
 
+@pytest.mark.parametrize("asked", [True, False])
+def test_training_steps_run_under_bfloat16_autocast_when_asked_on_a_cpu_that_has_it(tmp_path, monkeypatch, asked):
+    autocast_in_training = []
+    forward = CharTagger.forward
+
+    def recording_forward(self, *args, **kwargs):
+        if self.training:
+            autocast_in_training.append(torch.is_autocast_enabled("cpu"))
+        return forward(self, *args, **kwargs)
+
+    monkeypatch.setattr(CharTagger, "forward", recording_forward)
+    monkeypatch.setattr("nokta_model.neural.train.native_bfloat16", lambda: True)
+    config = replace(load_config("tiny"), max_steps=2, eval_every=2, dev_lines=20, bfloat16=asked)
+    train_neural(config, tmp_path / "run", fake_corpus(tmp_path / "corpus"), device="cpu", progress=False)
+    assert autocast_in_training == [asked, asked]
+
+
 def test_class_weights_are_inverse_frequency_with_mean_one():
     counts = np.array([[90.0, 10.0]] * 6)
     weights = class_weights(counts, power=1.0)

@@ -58,6 +58,10 @@ class TrainConfig:
     commercial_only: bool = True
     seed: int = 1234
     threads: int = 1
+    #: On a CPU with native bfloat16, forward passes run under bfloat16 autocast (weights,
+    #: gradients and optimizer state stay float32): the 2 x 192 LSTM's steps took 0.50 s
+    #: against 1.1-1.3 s on this project's 2-core EPYC.
+    bfloat16: bool = True
 
     @classmethod
     def from_dict(cls, values: dict[str, Any]) -> TrainConfig:

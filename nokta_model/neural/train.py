@@ -27,6 +27,7 @@ from .config import TrainConfig
 from .data import batches, class_counts, dev_lines, epoch_chunks, load_streams, mix_description
 from .distributed import Ranks, agreed_maximum, join, leave, wrap
 from .evaluate_dev import dev_metrics
+from .infer import native_bfloat16
 from .model import CharTagger, parameter_count
 from .train_state import load_optimizer, save_optimizer
 from .vocab import LETTER_OF_ID
@@ -107,7 +108,8 @@ class TrainingLoop:
     def _step(self, ids: torch.Tensor, labels: torch.Tensor) -> float:
         for group in self.optimizer.param_groups:
             group["lr"] = self.config.lr * self._lr_scale()
-        _, loss = self.trained(ids, targets=labels)
+        with self._precision():
+            _, loss = self.trained(ids, targets=labels)
         self.optimizer.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.config.grad_clip)
@@ -115,6 +117,11 @@ class TrainingLoop:
         value = loss.item()
         self.state["recent_loss"] = 0.98 * self.state.get("recent_loss", value) + 0.02 * value
         return self.state["recent_loss"]
+
+    def _precision(self) -> torch.autocast:
+        """bfloat16 autocast for the forward pass where the config asks and the CPU has it natively."""
+        native = self.device.type == "cpu" and native_bfloat16()
+        return torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.config.bfloat16 and native)
 
     def _lr_scale(self) -> float:
         """Linear warm-up, then cosine decay to 5% over the step or time budget."""
