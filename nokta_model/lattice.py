@@ -163,6 +163,11 @@ def line_rankings(
     return decoded_rankings(line, word_spans, tokens, positions, decoding, with_scores, typed)
 
 
+def typed_per_line(typed: list[str] | None, count: int) -> list[str | None]:
+    """``Restorer.rank``'s ``typed`` lines, or None for each of ``count`` lines when not given."""
+    return list(typed) if typed is not None else [None] * count
+
+
 def decoded_rankings(
     line: str,
     word_spans: list[Span],

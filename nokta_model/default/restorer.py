@@ -21,7 +21,7 @@ from typing import Protocol
 
 import numpy as np
 
-from ..lattice import UNK, Decoding, Position, decode, decoded_rankings, sentence_positions
+from ..lattice import UNK, Decoding, Position, decode, decoded_rankings, sentence_positions, typed_per_line
 from ..neural.candidates import free_indices
 from ..ngram.model import NgramRestorer
 from ..restorer import Ranking, Restorer
@@ -120,11 +120,10 @@ class DefaultRestorer(Restorer):
             if probabilities is not None:  # the arcs stay: the network changes no word id
                 sentences[index] = sentence_positions(self._line_positions(*parts[index], cuts[index], probabilities))
                 decodings[index] = decode(sentences[index], scores[index], with_scores)
-        typed_lines: list[str | None] = list(typed) if typed is not None else [None] * len(lines)
         return [
             decoded_rankings(line, word_spans, line_tokens, sentence, decoding, with_scores, line_typed)
             for line, word_spans, line_tokens, sentence, decoding, line_typed in zip(
-                lines, spans, tokens, sentences, decodings, typed_lines
+                lines, spans, tokens, sentences, decodings, typed_per_line(typed, len(lines))
             )
         ]
 

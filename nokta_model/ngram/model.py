@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..lattice import BOS, EOS, UNK, Position, line_rankings, sentence_positions
+from ..lattice import BOS, EOS, UNK, Position, line_rankings, sentence_positions, typed_per_line
 from ..restorer import Ranking, Restorer
 from ..spans import Span, word_part_texts
 from ..words import ambiguous_positions, spelling_mask, token_key, token_spans
@@ -92,11 +92,10 @@ class NgramRestorer(Restorer):
         candidates = iter(self.candidates(texts))
         sentences = [sentence_positions(list(islice(candidates, len(t)))) for t in tokens]
         scores = self.arc_scores(sentences)
-        typed_lines: list[str | None] = list(typed) if typed is not None else [None] * len(lines)
         return [
             line_rankings(line, word_spans, line_tokens, sentence, arcs, with_scores, line_typed)
             for line, word_spans, line_tokens, sentence, arcs, line_typed in zip(
-                lines, spans, tokens, sentences, scores, typed_lines
+                lines, spans, tokens, sentences, scores, typed_per_line(typed, len(lines))
             )
         ]
 
