@@ -6,8 +6,10 @@ Each figure is the median of several fresh processes, each loading the backend a
 then running one method over the ASCII-folded corpus dev split in batches of 64 lines
 (distinct lines, never counted into a model; no text is repeated, so caches start
 cold). Torch runs as in the language server and the CLI (``set_torch_defaults``: one
-thread, no oneDNN kernel cache, unless the environment says otherwise). The load average
-at the start and the end is reported (the machine is shared). Writes
+thread, no oneDNN kernel cache, unless the environment says otherwise). The two methods
+run in turn, restore then suggest, and the ratio is the median of each pair's, so a
+drift in the machine's speed moves both sides. The load average at the start and the
+end is reported (the machine is shared). Writes
 bench/results/suggest_speed.json and suggest_speed.md.
 """
 
@@ -68,11 +70,12 @@ def main() -> None:
     load_at_start = os.getloadavg()[0]
     results = {}
     for backend in args.backends:
-        seconds = {
-            method: statistics.median(time_method(backend, method) for _ in range(args.runs))
-            for method in ("restore", "suggest")
+        runs = [(time_method(backend, "restore"), time_method(backend, "suggest")) for _ in range(args.runs)]
+        results[backend] = {
+            "restore": statistics.median(restore for restore, _ in runs),
+            "suggest": statistics.median(suggest for _, suggest in runs),
+            "suggest_over_restore": statistics.median(suggest / restore for restore, suggest in runs),
         }
-        results[backend] = {**seconds, "suggest_over_restore": seconds["suggest"] / seconds["restore"]}
         print(backend, json.dumps(results[backend]))
     report = {
         "date": datetime.date.today().isoformat(),
