@@ -289,7 +289,7 @@ def test_training_steps_run_under_bfloat16_autocast_when_asked_on_a_cpu_that_has
         return forward(self, *args, **kwargs)
 
     monkeypatch.setattr(CharTagger, "forward", recording_forward)
-    monkeypatch.setattr("nokta_model.neural.train.native_bfloat16", lambda: True)
+    monkeypatch.setattr("nokta_model.neural.train.bfloat16_native_on", lambda device: True)
     config = replace(load_config("tiny"), max_steps=2, eval_every=2, dev_lines=20, bfloat16=asked)
     train_neural(config, tmp_path / "run", fake_corpus(tmp_path / "corpus"), device="cpu", progress=False)
     assert autocast_in_training == [asked, asked]

@@ -108,20 +108,21 @@ def float32() -> Iterator[None]:
 def keep_cast_weights(model: CharTagger) -> CharTagger:
     """``model``, which will only infer, with its weights kept cast to bfloat16 where it
     runs under bfloat16 autocast (see ``CharTagger.keep_cast_weights``)."""
-    if _autocasts_to_bfloat16(next(model.parameters()).device):
+    if bfloat16_native_on(next(model.parameters()).device):
         model.keep_cast_weights(torch.bfloat16)
     return model
 
 
 def _precision(device: torch.device) -> contextlib.AbstractContextManager:
     float32_asked = _FLOAT32_ONLY.get() or os.environ.get("NOKTA_NETWORK_FLOAT32", "") not in ("", "0")
-    if _autocasts_to_bfloat16(device) and not float32_asked:
+    if bfloat16_native_on(device) and not float32_asked:
         return torch.autocast("cpu", dtype=torch.bfloat16)
     return contextlib.nullcontext()
 
 
-def _autocasts_to_bfloat16(device: torch.device) -> bool:
-    """Whether the network runs under bfloat16 autocast on ``device`` (unless float32 is asked)."""
+def bfloat16_native_on(device: torch.device) -> bool:
+    """Whether ``device`` is a CPU with native bfloat16 arithmetic: there the network runs
+    (unless float32 is asked) and trains under bfloat16 autocast."""
     return device.type == "cpu" and native_bfloat16()
 
 

@@ -27,7 +27,7 @@ from .config import TrainConfig
 from .data import batches, class_counts, dev_lines, epoch_chunks, load_streams, mix_description
 from .distributed import Ranks, agreed_maximum, join, leave, wrap
 from .evaluate_dev import dev_metrics
-from .infer import native_bfloat16
+from .infer import bfloat16_native_on
 from .model import CharTagger, parameter_count
 from .train_state import load_optimizer, save_optimizer
 from .vocab import LETTER_OF_ID
@@ -120,8 +120,8 @@ class TrainingLoop:
 
     def _precision(self) -> torch.autocast:
         """bfloat16 autocast for the forward pass where the config asks and the CPU has it natively."""
-        native = self.device.type == "cpu" and native_bfloat16()
-        return torch.autocast("cpu", dtype=torch.bfloat16, enabled=self.config.bfloat16 and native)
+        enabled = self.config.bfloat16 and bfloat16_native_on(self.device)
+        return torch.autocast("cpu", dtype=torch.bfloat16, enabled=enabled)
 
     def _lr_scale(self) -> float:
         """Linear warm-up, then cosine decay to 5% over the step or time budget."""
