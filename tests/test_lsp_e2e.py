@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -13,7 +12,7 @@ from tests.lsp.client import (
     FAKE_SERVER,
     apply_edits,
     change_document,
-    config,
+    client_fixture,
     diagnostics_for,
     initialize,
     open_document,
@@ -21,11 +20,7 @@ from tests.lsp.client import (
     words,
 )
 
-
-@pytest_lsp.fixture(config=config(FAKE_SERVER))
-async def client(lsp_client: LanguageClient):
-    yield
-    await lsp_client.shutdown_session()
+client = client_fixture(FAKE_SERVER)
 
 
 async def fix_all_on_save(client: LanguageClient, uri: str) -> list:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -12,7 +11,7 @@ from tests.lsp.client import (
     REAL_SERVER,
     apply_edits,
     change_document,
-    config,
+    client_fixture,
     diagnostics_for,
     initialize,
     open_document,
@@ -23,10 +22,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-@pytest_lsp.fixture(config=config(REAL_SERVER))
-async def client(lsp_client: LanguageClient):
-    yield
-    await lsp_client.shutdown_session()
+client = client_fixture(REAL_SERVER)
 
 
 async def test_real_model_restores_turkish_and_leaves_english_alone(client: LanguageClient):

@@ -8,7 +8,6 @@ import random
 import time
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
@@ -16,7 +15,7 @@ from pytest_lsp import LanguageClient
 from tests.lsp.client import (
     FAKE_SERVER,
     change_document,
-    config,
+    client_fixture,
     diagnostics_for,
     initialize,
     open_document,
@@ -25,11 +24,7 @@ from tests.lsp.client import (
 )
 from tests.lsp.raw import RawServer
 
-
-@pytest_lsp.fixture(config=config(FAKE_SERVER))
-async def client(lsp_client: LanguageClient):
-    yield
-    await lsp_client.shutdown_session()
+client = client_fixture(FAKE_SERVER)
 
 
 async def still_alive(client: LanguageClient, uri: str = "file:///alive.txt") -> None:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest_lsp
 from lsprotocol import types
 from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient
@@ -44,6 +45,17 @@ def make_client() -> LanguageClient:
 
 def config(command: list[str]) -> ClientServerConfig:
     return ClientServerConfig(server_command=command, client_factory=make_client)
+
+
+def client_fixture(server: list[str]) -> Any:
+    """A ``client`` fixture: pytest-lsp's client of the server started by ``server``, shut down after each test."""
+
+    @pytest_lsp.fixture(config=config(server))
+    async def client(lsp_client: LanguageClient):
+        yield
+        await lsp_client.shutdown_session()
+
+    return client
 
 
 def capabilities(
