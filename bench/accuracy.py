@@ -8,23 +8,15 @@ Writes bench/results/accuracy.json and accuracy.md (the table the README quotes)
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
-import platform
 from pathlib import Path
 
-from bench.report import markdown_table, write_report
+from bench.report import markdown_table, run_facts, write_report
 from nokta_model.backends import load_restorer
 from nokta_model.evaluate import evaluate
 
 ROOT = Path(__file__).resolve().parent
 DEFAULT_GOLD = ROOT.parent.parent / "shared" / "bench" / "vikipedi_test.txt"
-
-
-def machine() -> str:
-    import os
-
-    return f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
 
 
 def main() -> None:
@@ -40,8 +32,7 @@ def main() -> None:
         results[backend] = summary
         print(backend, json.dumps({k: v for k, v in summary.items() if k != "top_errors"}))
     report = {
-        "date": datetime.date.today().isoformat(),
-        "machine": machine(),
+        **run_facts(),
         "gold": args.gold.name,
         "results": results,
     }

@@ -12,7 +12,6 @@ Writes bench/results/cli_jobs.json and cli_jobs.md.
 from __future__ import annotations
 
 import argparse
-import datetime
 import hashlib
 import json
 import os
@@ -23,8 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.accuracy import machine
-from bench.report import markdown_table, write_report
+from bench.report import markdown_table, run_facts, write_report
 from nokta_model.alphabet import asciify
 from nokta_model.corpus import default_corpus_dir, split_lines
 
@@ -79,8 +77,7 @@ def main() -> None:
             )
             print(json.dumps(rows[-1]))
     report = {
-        "date": datetime.date.today().isoformat(),
-        "machine": machine(),
+        **run_facts(),
         "load_average": os.getloadavg()[0],
         "backend": args.backend,
         "jobs": args.jobs,

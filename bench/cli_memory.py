@@ -11,7 +11,6 @@ Writes bench/results/cli_memory.json and .md (cli_memory_<backend> for another b
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
 import subprocess
@@ -21,8 +20,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from bench.accuracy import machine
-from bench.report import markdown_table, write_report
+from bench.report import markdown_table, run_facts, write_report
 from nokta_model.alphabet import asciify
 from nokta_model.corpus import default_corpus_dir, split_lines
 
@@ -77,8 +75,7 @@ def main() -> None:
             rows.append({"bytes": size, "peak_rss_kb": rss, "seconds": seconds})
             print(json.dumps(rows[-1]))
     report = {
-        "date": datetime.date.today().isoformat(),
-        "machine": machine(),
+        **run_facts(),
         "load_average": load,
         "backend": args.backend,
         "rows": rows,

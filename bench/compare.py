@@ -11,15 +11,12 @@ process on the same input. Dev lines are never trained on (nokta_model.corpus).
 from __future__ import annotations
 
 import argparse
-import datetime
-import os
-import platform
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from bench.report import markdown_table, write_report
+from bench.report import markdown_table, run_facts, write_report
 from nokta_model.backends import load_restorer
 from nokta_model.corpus import TRAIN_FILES, default_corpus_dir, split_lines
 from nokta_model.evaluate import Metrics, ascii_inputs, changed_words, restore_all, score
@@ -108,8 +105,7 @@ def main() -> None:
     measured = {name: {system: measure(run, gold) for system, run in runners.items()} for name, gold in chosen.items()}
     results = with_totals(measured)
     report = {
-        "date": datetime.date.today().isoformat(),
-        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
+        **run_facts(),
         "results": results,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -24,15 +24,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import datetime
 import os
-import platform
 import statistics
 import time
 from pathlib import Path
 
 from bench.lsp_client import BenchClient, percentile, reference_ms, rss_mb
-from bench.report import markdown_table, write_report
+from bench.report import markdown_table, run_facts, write_report
 from nokta_model.alphabet import asciify
 from nokta_model.corpus import default_corpus_dir, split_lines
 
@@ -132,8 +130,7 @@ def main() -> None:
     result = asyncio.run(measure(options, args.edits, args.edit_at_once))
     result.update(
         settings=", ".join(f"{k}={v}" for k, v in options.items() if v != ""),
-        date=datetime.date.today().isoformat(),
-        machine=f"{os.cpu_count()} CPUs, {platform.machine()}, Python {platform.python_version()}",
+        **run_facts(),
         load_average=round(load, 2),
         wall_s=round(time.time() - started, 1),
     )

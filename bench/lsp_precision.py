@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import datetime
-import platform
 import random
 from pathlib import Path
 
@@ -43,7 +41,7 @@ from bench.lsp_scoring import (
     read_reference_errors,
     score_restoration,
 )
-from bench.report import markdown_table, write_report
+from bench.report import markdown_table, run_facts, write_report
 from nokta_lsp.documents import Codec
 from nokta_model.alphabet import asciify
 from nokta_model.corpus import default_corpus_dir, split_lines
@@ -212,8 +210,7 @@ def main() -> None:
     options = {"backend": args.backend, "modelPath": args.model_path, "debounceMs": 0}
     result = asyncio.run(measure(options))
     result["settings"] = ", ".join(f"{k}={v}" for k, v in options.items() if v != "")
-    result["date"] = datetime.date.today().isoformat()
-    result["machine"] = f"{platform.processor() or platform.machine()}, Python {platform.python_version()}"
+    result.update(run_facts())
     args.out.parent.mkdir(parents=True, exist_ok=True)
     write_report(args.out, result, markdown(result))
     print(markdown(result))

@@ -25,16 +25,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import datetime
 import os
-import platform
 import random
 import sys
 import time
 from pathlib import Path
 
 from bench.lsp_client import BenchClient, percentile, reference_ms, rss_mb
-from bench.report import markdown_table, write_report
+from bench.report import markdown_table, run_facts, write_report
 from nokta_model.alphabet import asciify
 from nokta_model.corpus import default_corpus_dir, split_lines
 
@@ -211,8 +209,7 @@ def main() -> None:
     result = asyncio.run(measure(options, args.edits))
     result.update(
         settings=", ".join(f"{k}={v}" for k, v in options.items()),
-        date=datetime.date.today().isoformat(),
-        machine=f"{os.cpu_count()} CPUs, {platform.machine()}, Python {platform.python_version()}",
+        **run_facts(),
         load_average=round(load, 2),
         load_average_end=round(os.getloadavg()[0], 2),
         wall_s=round(time.time() - started, 1),

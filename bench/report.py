@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+import datetime
 import json
+import os
+import platform
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+
+
+def run_facts() -> dict[str, str]:
+    """The date and the machine every report records beside its figures."""
+    return {
+        "date": datetime.date.today().isoformat(),
+        "machine": f"{os.cpu_count()} CPUs, {platform.machine()}, Python {platform.python_version()}",
+    }
 
 
 def markdown_table(header: Sequence[str], rows: Iterable[Sequence[object]], caption: str = "", note: str = "") -> str:

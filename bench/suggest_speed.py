@@ -16,7 +16,6 @@ bench/results/suggest_speed.json and suggest_speed.md.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
 import statistics
@@ -25,8 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench.accuracy import machine
-from bench.report import markdown_table, write_report
+from bench.report import markdown_table, run_facts, write_report
 from nokta_model.alphabet import asciify
 from nokta_model.backends import load_restorer, set_torch_defaults
 from nokta_model.corpus import default_corpus_dir, split_lines
@@ -78,8 +76,7 @@ def main() -> None:
         }
         print(backend, json.dumps(results[backend]))
     report = {
-        "date": datetime.date.today().isoformat(),
-        "machine": machine(),
+        **run_facts(),
         "chars": chars,
         "load_average": [round(load_at_start, 2), round(os.getloadavg()[0], 2)],
         "results": results,

@@ -14,7 +14,6 @@ Writes bench/results/throughput.json and throughput.md.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
 import statistics
@@ -25,8 +24,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from bench.accuracy import machine
-from bench.report import markdown_table, write_report
+from bench.report import markdown_table, run_facts, write_report
 from nokta_model.alphabet import asciify
 from nokta_model.corpus import default_corpus_dir, split_lines
 
@@ -89,8 +87,7 @@ def main() -> None:
             results[backend] = figures
             print(backend, json.dumps(figures))
     report = {
-        "date": datetime.date.today().isoformat(),
-        "machine": machine(),
+        **run_facts(),
         "input_chars": len(text),
         "reference_s": reference,
         "load_average": [round(load_at_start, 2), round(os.getloadavg()[0], 2)],
