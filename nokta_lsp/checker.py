@@ -226,9 +226,10 @@ def _glued_to_number(text: str, suggestion: Suggestion) -> bool:
 def is_slip(suggestion: Suggestion, options: CheckOptions) -> bool:
     """Whether the word, typed as it is, is (almost) never written while its restored
     form is common: a Turkish letter the writer missed, not a word meant as typed."""
-    return (
-        suggestion.count >= options.slip_min_count and suggestion.typed_count <= options.slip_ratio * suggestion.count
-    )
+    count, typed_count = suggestion.count, suggestion.typed_count
+    if count is None or typed_count is None:  # not counted: an ASCII line, where nothing is a slip
+        return False
+    return count >= options.slip_min_count and typed_count <= options.slip_ratio * count
 
 
 def to_finding(row: int, suggestion: Suggestion, options: CheckOptions, threshold: float) -> Finding | None:

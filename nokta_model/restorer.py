@@ -37,13 +37,15 @@ class Suggestion:
     replacement: str
     confidence: float
     alternatives: tuple[Alternative, ...]  # every candidate spelling, best first
-    count: float = 0.0  # how often the backend's text has the replacement (``Restorer.counts``)
-    typed_count: float = 0.0  # … and the word as it was typed (a capital I is ı on a line with non-ASCII letters)
+    # Counted only on a line typed with non-ASCII letters, where what the writer typed is
+    # evidence (``suggest``); None on an ASCII line.
+    count: float | None = None  # how often the backend's text has the replacement (``Restorer.counts``)
+    typed_count: float | None = None  # … and the word as it was typed (a capital I there is ı)
 
     @property
     def attested(self) -> bool:
-        """The replacement is a spelling the backend's lexicon has seen."""
-        return self.count > 0
+        """The replacement is a spelling the backend's lexicon has seen (known where counted)."""
+        return self.count is not None and self.count > 0
 
 
 @dataclass
@@ -92,16 +94,19 @@ class Restorer(ABC):
         return [self._restore_line(line, ranks) for line, ranks in zip(prepared, rankings)]
 
     def suggest(self, lines: Sequence[str]) -> list[list[Suggestion]]:
-        """For each line, the words whose best spelling differs from the typed one."""
+        """For each line, the words whose best spelling differs from the typed one; on a
+        line typed with non-ASCII letters, with the counts of both spellings."""
         prepared = [self._prepare(line) for line in lines]
         changes = self._changes(prepared)
-        best = [model_lower(spelled[0].text) for words in changes for _, spelled in words]
-        typed = [spelling for line, words in zip(prepared, changes) for spelling in _as_typed(line, words)]
+        counted = [_beyond_ascii(line) for line in prepared]
+        asked = [(line, words) for line, words, line_counted in zip(prepared, changes, counted) if line_counted]
+        best = [model_lower(spelled[0].text) for _, words in asked for _, spelled in words]
+        typed = [spelling for line, words in asked for spelling in _as_typed(line, words)]
         counts = self.counts(best + typed)
-        found = iter(zip(counts[: len(best)], counts[len(best) :]))
+        pairs = iter(zip(counts[: len(best)], counts[len(best) :]))
         return [
-            [_suggestion(line, span, spelled, *next(found)) for span, spelled in words]
-            for line, words in zip(prepared, changes)
+            [_suggestion(line, span, spelled, next(pairs) if line_counted else None) for span, spelled in words]
+            for line, words, line_counted in zip(prepared, changes, counted)
         ]
 
     def _changes(self, prepared: list[_Line]) -> list[list[tuple[Span, tuple[Alternative, ...]]]]:
@@ -187,9 +192,15 @@ def _same_spelling(typed: str, lowered: str, best: str) -> bool:
     return best == lowered and "I" not in typed
 
 
+def _beyond_ascii(line: _Line) -> bool:
+    """Whether the line was typed with a letter outside ASCII (its typed words are evidence)."""
+    return not line.nfc.isascii()
+
+
 def _suggestion(
-    line: _Line, span: Span, spelled: tuple[Alternative, ...], count: float, typed_count: float
+    line: _Line, span: Span, spelled: tuple[Alternative, ...], counts: tuple[float, float] | None
 ) -> Suggestion:
+    """``counts``: of the best spelling and of the typed one, where counted."""
     if line.nfc is not line.original:
         spelled = tuple([Alternative(_map_word_back(line, span, text), p) for text, p in spelled])
         span = Span(line.starts[span.start], line.starts[span.end])
@@ -200,29 +211,34 @@ def _suggestion(
         replacement=best.text,
         confidence=best.score,
         alternatives=spelled,
-        count=count,
-        typed_count=typed_count,
+        count=counts[0] if counts else None,
+        typed_count=counts[1] if counts else None,
     )
 
 
 def _as_typed(line: _Line, words: list[tuple[Span, tuple[Alternative, ...]]]) -> list[str]:
-    """The lower-case spelling the writer typed of each of ``words``. On a line with
-    non-ASCII letters the keyboard had İ, so a capital I there is the capital of ı (``IYI``
-    is ıyı, never written: a slip for İYİ); on an ASCII line it may stand for either."""
-    lowered = [line.lowered[span.start : span.end] for span, _ in words]
-    if line.nfc.isascii():
-        return lowered
-    return [_undotted(word, line.nfc[span.start : span.end]) for word, (span, _) in zip(lowered, words)]
+    """The lower-case spelling the writer typed of each of ``words`` on a line with
+    non-ASCII letters: the keyboard had İ, so a capital I there is the capital of ı (``IYI``
+    is ıyı, never written: a slip for İYİ)."""
+    return [_undotted(line.lowered[span.start : span.end], line.nfc[span.start : span.end]) for span, _ in words]
 
 
 def _typed_lower(line: _Line) -> str:
     """The line in lower case as typed: ``lowered`` with ı wherever a capital I was typed."""
-    return _undotted(line.lowered, line.nfc) if "I" in line.nfc else line.lowered
+    return _undotted(line.lowered, line.nfc)
 
 
 def _undotted(spelling: str, typed: str) -> str:
     """``spelling`` with ı wherever ``typed`` has a capital I."""
-    return "".join("ı" if ch == "I" and letter == "i" else letter for letter, ch in zip(spelling, typed))
+    at = typed.find("I")
+    if at < 0:
+        return spelling
+    letters = list(spelling)
+    while at >= 0:
+        if letters[at] == "i":
+            letters[at] = "ı"
+        at = typed.find("I", at + 1)
+    return "".join(letters)
 
 
 def _spell_all(typed: str, written: str, ranking: Ranking) -> tuple[Alternative, ...]:

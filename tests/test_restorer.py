@@ -91,8 +91,8 @@ def test_emoji_cjk_marks_crlf_nul_pass_through(restorer, line):
     assert asciify(tr_lower(output)) == asciify(tr_lower(line))
 
 
-def test_suggestions_say_whether_the_spelling_is_attested(restorer):
-    [suggestions] = restorer.suggest(["cok gozlukculerimizdenmissiniz"])
+def test_suggestions_on_a_line_with_turkish_letters_say_whether_the_spelling_is_attested(restorer):
+    [suggestions] = restorer.suggest(["Şu cok gozlukculerimizdenmissiniz"])
     assert [(s.replacement, s.attested) for s in suggestions] == [
         ("çok", True),
         ("gözlükçülerimizdenmişsiniz", False),
@@ -102,11 +102,19 @@ def test_suggestions_say_whether_the_spelling_is_attested(restorer):
     assert suggestions[1].typed_count == 0
 
 
+def test_words_of_an_ascii_line_are_not_counted(restorer):
+    # typed without Turkish letters, the typed forms are no evidence: nothing to count
+    [suggestions] = restorer.suggest(["cok gozlukculerimizdenmissiniz"])
+    assert [s.replacement for s in suggestions] == ["çok", "gözlükçülerimizdenmişsiniz"]
+    assert all(s.count is None and s.typed_count is None and not s.attested for s in suggestions)
+
+
 def test_a_capital_i_counts_as_dotless_on_a_line_with_turkish_letters(restorer):
     # a keyboard with İ types IYI for ıyı, never written; on an ASCII line IYI may mean İYİ
     [typed], [_, ascii] = restorer.suggest(["Çok IYI", "COK IYI"])
     assert typed.replacement == ascii.replacement == "İYİ"
-    assert typed.typed_count < 1 and ascii.typed_count == typed.count > 100  # below 1: a word list has ıyı
+    assert typed.typed_count < 1 < 100 < typed.count  # below 1: a word list has ıyı
+    assert ascii.typed_count is None
 
 
 @pytest.mark.parametrize(
