@@ -12,7 +12,7 @@ no protocol), every suggestion kept, so one model pass serves every threshold pa
   writer with a Turkish keyboard who sometimes misses a letter): recall on those words.
 
 ``threshold`` applies to lines without Turkish letters and to slips, ``strict`` to the
-other words of lines with them (see ``nokta_lsp.checker``); ``ascii`` recall depends
+other words of lines with them (see ``nokta_model.check.findings``); ``ascii`` recall depends
 only on ``threshold``. Reports the highest ``threshold`` whose ascii recall stays ≥ 0.93
 with exactness ≥ 0.97, and for the server's default ``threshold`` the quietest ``strict``
 (fewest false alarms on correct text, then the highest ``mixed`` recall: the slip rule
@@ -45,7 +45,10 @@ from bench.lsp_scoring import (
     score_restoration,
 )
 from bench.report import markdown_table
-from nokta_lsp.checker import (
+from nokta_lsp.settings import Settings
+from nokta_model.alphabet import asciify
+from nokta_model.backends import load_restorer
+from nokta_model.check.findings import (
     CheckOptions,
     Finding,
     SuggestionCache,
@@ -54,9 +57,6 @@ from nokta_lsp.checker import (
     suggestions_for,
     typed_with_turkish_letters,
 )
-from nokta_lsp.settings import Settings
-from nokta_model.alphabet import asciify
-from nokta_model.backends import load_restorer
 from nokta_model.corpus import default_corpus_dir, split_lines
 from nokta_model.prose import PLAIN
 

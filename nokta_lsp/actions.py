@@ -7,7 +7,8 @@ from typing import Any
 
 from lsprotocol import types
 
-from .checker import Finding
+from nokta_model.check.findings import Finding
+
 from .diagnostics import SOURCE, text_edits
 from .documents import Codec, Document
 

@@ -19,9 +19,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from nokta_model.check.findings import CheckOptions, Finding, uncached
 from nokta_model.prose import Masker
 
-from .checker import CheckOptions, Finding, uncached
 from .documents import Codec
 from .engine import Model
 from .incremental import Context, DocumentAnalysis

@@ -12,7 +12,8 @@ from typing import Any
 
 from lsprotocol import types
 
-from .checker import Finding
+from nokta_model.check.findings import Finding
+
 from .documents import Codec
 
 SOURCE = "nokta"

@@ -3,26 +3,17 @@
 Scopes: ``document`` (kept in memory for an open document), ``workspace`` (the file
 in ``dictionaryPath``, else ``.nokta-words.txt`` in the workspace root) and ``user``
 (``$XDG_CONFIG_HOME/nokta/words.txt``). Files hold one word a line; ``#`` starts a
-comment. Words compare case-insensitively under Turkish rules (I/ı, İ/i).
+comment. How words match, and reading the files: ``nokta_model.check.words``.
 """
 
 from __future__ import annotations
 
-import logging
 import os
 from pathlib import Path
 
-from nokta_model.alphabet import fold_key
+from nokta_model.check.words import WORKSPACE_FILE, read_words, user_dictionary_path, word_key
 
-log = logging.getLogger(__name__)
-
-WORKSPACE_FILE = ".nokta-words.txt"
 SCOPES = ("document", "workspace", "user")
-
-
-def user_dictionary_path() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "nokta" / "words.txt"
 
 
 def workspace_dictionary_path(dictionary_path: str, root: str | None) -> Path | None:
@@ -30,34 +21,6 @@ def workspace_dictionary_path(dictionary_path: str, root: str | None) -> Path | 
         path = Path(os.path.expanduser(dictionary_path))
         return path if path.is_absolute() or root is None else Path(root) / path
     return Path(root) / WORKSPACE_FILE if root else None
-
-
-MIN_STEM = 3  # an ignored word this long also covers the words it begins (its inflected forms)
-
-
-def word_key(word: str) -> str:
-    """How ignored words are compared: Turkish lower case folded to ASCII, one apostrophe
-    (Istanbul, ISTANBUL and İstanbul are one word)."""
-    return fold_key(word).replace("’", "'")
-
-
-def is_ignored(word: str, ignored: frozenset[str]) -> bool:
-    """Whether ``word`` is an ignored word or one of its forms: with an apostrophe suffix
-    (Istanbul'da, ISTANBUL'DA) or inflected (kitaplar for kitap)."""
-    key = word_key(word)
-    return key in ignored or any(key[:end] in ignored for end in range(MIN_STEM, len(key)))
-
-
-def read_words(path: Path | None) -> set[str]:
-    """The words of a dictionary file as ``word_key``s; a missing or unreadable file is empty."""
-    if path is None or not path.is_file():
-        return set()
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError as error:
-        log.warning("cannot read dictionary %s: %s", path, error)
-        return set()
-    return {word_key(line.strip()) for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")}
 
 
 def add_word(path: Path, word: str) -> None:

@@ -24,9 +24,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from nokta_model.backends import load_restorer, set_torch_defaults
+from nokta_model.check.findings import SuggestionCache
 from nokta_model.restorer import Restorer
 
-from .checker import SuggestionCache
 from .lookahead import LookAhead
 
 log = logging.getLogger(__name__)

@@ -16,11 +16,11 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
 
 from nokta_model.alphabet import asciify
+from nokta_model.check.findings import CheckOptions, Finding, SuggestionCache, line_findings, suggestions_for
 from nokta_model.prose import Masker, blank, turkish_line
 from nokta_model.restorer import Restorer
 from nokta_model.spans import word_spans
 
-from .checker import CheckOptions, Finding, SuggestionCache, line_findings, suggestions_for
 from .diagnostics import diagnostics_json_text
 from .documents import Codec
 

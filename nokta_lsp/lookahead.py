@@ -18,9 +18,8 @@ import concurrent.futures
 from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 
+from nokta_model.check.findings import SuggestionCache
 from nokta_model.restorer import Restorer, Suggestion
-
-from .checker import SuggestionCache
 
 
 class LookAhead:

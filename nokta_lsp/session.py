@@ -13,10 +13,10 @@ from typing import Any
 
 from lsprotocol import types
 
+from nokta_model.check.findings import CheckOptions, Finding, document_masker
 from nokta_model.prose import Masker
 
 from .analysis import Analysis, Snapshot
-from .checker import CheckOptions, Finding, document_masker
 from .dictionary import Dictionary
 from .documents import Codec, Document, DocumentStore
 from .engine import Engine

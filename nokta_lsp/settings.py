@@ -11,6 +11,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from nokta_model.backends import BACKENDS
+from nokta_model.check.findings import DEFAULT_STRICT_THRESHOLD, DEFAULT_THRESHOLD
 
 SECTION = "nokta"
 
@@ -35,8 +36,8 @@ class Settings:
     fileTypes: tuple[str, ...] = DEFAULT_FILE_TYPES
     checkCodeComments: bool = False
     severity: str = "information"
-    confidenceThreshold: float = 0.99  # tuned on corpus dev text: bench/lsp_tune_threshold.py
-    strictConfidenceThreshold: float = 1.0  # on lines with Turkish letters; same script
+    confidenceThreshold: float = DEFAULT_THRESHOLD
+    strictConfidenceThreshold: float = DEFAULT_STRICT_THRESHOLD
     ambiguous: str = "off"
     debounceMs: int = 200
     ignoreWords: tuple[str, ...] = ()

@@ -13,7 +13,10 @@ from hypothesis import strategies as st
 from lsprotocol import types
 
 from nokta_lsp.actions import quick_fixes
-from nokta_lsp.checker import (
+from nokta_lsp.diagnostics import ALTERNATIVE_FLOOR, finding_data
+from nokta_lsp.documents import Codec, Document, split_lines
+from nokta_lsp.settings import Settings, defaults_as_json, parse_settings
+from nokta_model.check.findings import (
     CheckOptions,
     Finding,
     SuggestionCache,
@@ -22,9 +25,6 @@ from nokta_lsp.checker import (
     is_slip,
     restored_text,
 )
-from nokta_lsp.diagnostics import ALTERNATIVE_FLOOR, finding_data
-from nokta_lsp.documents import Codec, Document, split_lines
-from nokta_lsp.settings import Settings, defaults_as_json, parse_settings
 from nokta_model.prose import FORMATS, PLAIN
 from nokta_model.restorer import Suggestion
 from nokta_model.spans import Span
@@ -457,8 +457,8 @@ def test_a_restorer_worth_one_batch_has_one_asked_at_a_time():
 
 
 def test_the_look_ahead_fills_its_free_slots_and_caches_in_the_order_asked():
-    from nokta_lsp.checker import uncached
     from nokta_lsp.lookahead import LookAhead
+    from nokta_model.check.findings import uncached
 
     second_ranked = threading.Event()
 

@@ -1,4 +1,5 @@
-"""Lines -> findings. Pure apart from the suggestion cache; knows nothing of LSP.
+"""Lines -> findings: what ``nokta check`` and the language server flag. Pure apart from
+the suggestion cache.
 
 The prose of each line (``prose``) in Turkish sentences (``language``) goes to the
 restorer in one batch; suggestions are cached by the text the restorer saw, so a line
@@ -34,12 +35,16 @@ from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from nokta_model.alphabet import AMBIGUOUS
-from nokta_model.prose import PLAIN, Masker, blank, masker_for_language_id, prose_lines
-from nokta_model.restorer import Restorer, Suggestion
-from nokta_model.spans import SCORED_WORD_RE
+from ..alphabet import AMBIGUOUS
+from ..prose import PLAIN, Masker, blank, masker_for_language_id, prose_lines
+from ..restorer import Restorer, Suggestion
+from ..spans import SCORED_WORD_RE
+from .words import is_ignored
 
-from .dictionary import is_ignored
+#: The confidence a finding needs on a fully ASCII line, and on a line typed with Turkish
+#: letters; tuned on the corpus dev split by bench/lsp_tune_threshold.py.
+DEFAULT_THRESHOLD = 0.99
+DEFAULT_STRICT_THRESHOLD = 1.0
 
 
 @dataclass(frozen=True)
@@ -58,10 +63,10 @@ class Finding:
 
 @dataclass(frozen=True)
 class CheckOptions:
-    threshold: float = 0.9
-    strict_threshold: float = 1.0  # on lines with words typed with Turkish letters
+    threshold: float = DEFAULT_THRESHOLD
+    strict_threshold: float = DEFAULT_STRICT_THRESHOLD  # on lines with words typed with Turkish letters
     show_ambiguous: bool = False
-    ignore: frozenset[str] = frozenset()  # ignored words (``dictionary.word_key``)
+    ignore: frozenset[str] = frozenset()  # ignored words (``words.word_key``)
     max_line_length: int = 20_000
     slip_ratio: float = 0.03  # a slip's typed form is at most this share of its replacement's count …
     slip_min_count: float = 5.0  # … which is at least this (both chosen by bench/lsp_tune_threshold.py)

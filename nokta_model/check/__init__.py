@@ -1,0 +1,2 @@
+"""What ``nokta check`` and the language server flag: lines -> findings (``findings``),
+ignored words (``words``)."""
