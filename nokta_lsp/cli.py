@@ -8,6 +8,9 @@ import logging
 import os
 import sys
 
+from nokta_model.backends import load_restorer
+
+from .engine import Loader
 from .server import VERSION
 
 
@@ -32,14 +35,16 @@ def configure_logging(log_file: str | None, verbose: int) -> None:
         logging.getLogger("pygls").setLevel(logging.WARNING)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, loader: Loader = load_restorer) -> int:
+    """The server's entry point; ``loader`` loads its models (tests give a fake one)."""
     args = parse_args(argv)
     configure_logging(args.log_file, args.verbose)
     from .handlers import build_server
+    from .process import configure_process
     from .transport import serve_stdio, shutdown_requested
 
-    sys.setswitchinterval(0.001)  # the message loop gets the GIL back from analysis within 1 ms
-    server = build_server()
+    configure_process()
+    server = build_server(loader)
     if args.tcp:
         host, port = args.tcp
         if not port.isdigit():

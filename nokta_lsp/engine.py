@@ -10,10 +10,11 @@ over a long document held the GIL while the configured model loaded: with it, th
 default covered 10,000 lines 6.3 s after start; stopping at the top, 4.8 s. A model file
 path is only ever handed to ``load_restorer``, which reads it as data.
 
-Torch runs on one thread (``OMP_NUM_THREADS=1`` unless set, by ``set_torch_defaults``):
+Torch runs on one thread (``OMP_NUM_THREADS=1`` unless set; ``process.configure_process``):
 the server analyses small batches in one worker, and on two cores shared with the editor
 (or anything else) a second torch thread made small batches many times slower, spinning
-for a busy core.
+for a busy core. ``Engine(loader=...)`` takes another loader than ``load_restorer``
+(tests give fakes).
 """
 
 from __future__ import annotations
@@ -23,13 +24,16 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from nokta_model.backends import load_restorer, set_torch_defaults
+from nokta_model.backends import load_restorer
 from nokta_model.check.findings import SuggestionCache
 from nokta_model.restorer import Restorer
 
 from .lookahead import LookAhead
 
 log = logging.getLogger(__name__)
+
+#: Loads a restorer by backend name or model path, with a device (``load_restorer``'s signature).
+Loader = Callable[..., Restorer]
 
 FALLBACK_BACKEND = "ngram"
 
@@ -54,11 +58,8 @@ class LoadOutcome:
     error: str | None  # why the configured model could not be used, if it could not
 
 
-def load_model(
-    backend: str, model_path: str, device: str, loader: Callable[..., Restorer] | None = None
-) -> LoadOutcome:
+def load_model(backend: str, model_path: str, device: str, loader: Loader = load_restorer) -> LoadOutcome:
     """The configured model, else the fallback backend with the reason in ``error``."""
-    loader = loader or load_restorer
     wanted = model_path or backend
     try:
         return LoadOutcome(Model(loader(wanted, device=device), SuggestionCache(), wanted), None)
@@ -78,7 +79,8 @@ def load_model(
 class Engine:
     """Holds the current model; swaps it atomically when a reload finishes."""
 
-    def __init__(self) -> None:
+    def __init__(self, loader: Loader = load_restorer) -> None:
+        self.loader = loader
         self.model: Model | None = None
         self.key: tuple[str, str, str] | None = None
         self.loading = threading.Event()
@@ -93,12 +95,11 @@ class Engine:
         """
         self.key = key
         self.loading.set()
-        set_torch_defaults()  # read when torch is imported, by the first load
 
         def run() -> None:
             if self.model is None and (key[1] or key[0]) != FALLBACK_BACKEND:
                 self._load_stand_in(key, interim)
-            outcome = load_model(*key)
+            outcome = load_model(*key, loader=self.loader)
             if self.key == key:  # a newer configuration may have asked for another model
                 if outcome.model is not None:  # keep the old model when nothing loaded
                     self.model = outcome.model
@@ -108,7 +109,7 @@ class Engine:
         threading.Thread(target=run, name="nokta-model-loader", daemon=True).start()
 
     def _load_stand_in(self, key: tuple[str, str, str], interim: Callable[[], None]) -> None:
-        stand_in = load_model(FALLBACK_BACKEND, "", "cpu")
+        stand_in = load_model(FALLBACK_BACKEND, "", "cpu", loader=self.loader)
         if stand_in.model is not None and self.key == key and self.model is None:
             self.model = replace(stand_in.model, stand_in=True)
             interim()

@@ -8,14 +8,14 @@ back to the session and to ``features.diagnostics.deliver``.
 from __future__ import annotations
 
 import functools
-import gc
-import sys
 from typing import Any
 
 from pygls.lsp.server import LanguageServer
 
 from nokta_model import __version__
+from nokta_model.backends import load_restorer
 
+from .engine import Loader
 from .features.diagnostics import deliver
 from .scheduler import Scheduler
 from .session import Session
@@ -23,27 +23,13 @@ from .transport import MALFORMED_JSON, NoktaProtocol
 
 VERSION = __version__
 
-#: The cyclic collector's thresholds: a model and a long document's analysis are a few
-#: hundred thousand objects, and with Python's defaults (700, 10, 10) full collections
-#: ran every few hundred ms while a document was analysed, each holding the GIL for up
-#: to 0.2 s (an edit waited for it). Most garbage here is freed by reference counting.
-GC_THRESHOLDS = (10_000, 20, 10)
-#: How long a thread holds the GIL before another waiting for it gets it (Python's
-#: default: 5 ms). The network's thread needs the GIL back between its torch calls while
-#: the other analysis thread runs Python; at 0.5 ms it waits less each time.
-#: ``bench.lsp_latency``, default model, 14 interleaved runs each: whole document median
-#: 4.70 s (4.49-4.95) against 4.85 s (4.50-5.25) at 5 ms.
-GIL_SWITCH_INTERVAL_S = 0.0005
-
 
 class NoktaServer(LanguageServer):
     protocol: NoktaProtocol
 
-    def __init__(self) -> None:
+    def __init__(self, loader: Loader = load_restorer) -> None:
         super().__init__("nokta-lsp", VERSION, protocol_cls=NoktaProtocol, max_workers=2)
-        gc.set_threshold(*GC_THRESHOLDS)
-        sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
-        self.session = Session()
+        self.session = Session(loader)
         self.scheduler = Scheduler(self.session, functools.partial(deliver, self))
 
     def refresh(self) -> None:

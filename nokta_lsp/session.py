@@ -13,13 +13,14 @@ from typing import Any
 
 from lsprotocol import types
 
+from nokta_model.backends import load_restorer
 from nokta_model.check.findings import CheckOptions, Finding, document_masker
 from nokta_model.prose import Masker
 
 from .analysis import Analysis, Snapshot
 from .dictionary import Dictionary
 from .documents import Codec, Document, DocumentStore
-from .engine import Engine
+from .engine import Engine, Loader
 from .incremental import DocumentAnalysis
 from .settings import Settings, parse_settings
 
@@ -57,11 +58,11 @@ class SettingsChange:
 
 
 class Session:
-    def __init__(self) -> None:
+    def __init__(self, loader: Loader = load_restorer) -> None:
         self.documents = DocumentStore()
         self.settings = Settings()
         self.capabilities = ClientCapabilities()
-        self.engine = Engine()
+        self.engine = Engine(loader)
         self.dictionary = Dictionary()
         self.root: str | None = None
         self._analyses: dict[str, DocumentAnalysis] = {}  # each changed by the analysis worker only

@@ -535,7 +535,7 @@ def test_the_worker_waits_for_no_large_batch_when_a_newer_version_is_waiting():
     assert analyse(snapshot, Run(lambda: False, lambda partial: None)).complete
 
 
-def test_engine_serves_the_count_based_model_while_the_configured_one_loads(monkeypatch):
+def test_engine_serves_the_count_based_model_while_the_configured_one_loads():
     import threading
 
     from nokta_lsp import engine as engine_module
@@ -549,8 +549,7 @@ def test_engine_serves_the_count_based_model_while_the_configured_one_loads(monk
         release.wait(10)
         return configured
 
-    monkeypatch.setattr(engine_module, "load_restorer", loader)
-    engine = engine_module.Engine()
+    engine = engine_module.Engine(loader=loader)
     outcomes = []
     engine.start_loading(
         ("default", "", "auto"), lambda outcome: (outcomes.append(outcome), finished.set()), interim_called.set

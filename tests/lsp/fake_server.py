@@ -2,7 +2,6 @@
 
 import sys
 
-from nokta_lsp import engine
 from nokta_lsp.cli import main
 from tests.lsp.fake_restorer import FakeRestorer
 
@@ -13,5 +12,4 @@ def load_fake(name_or_path: str, device: str = "auto") -> FakeRestorer:
     return FakeRestorer()
 
 
-engine.load_restorer = load_fake
-sys.exit(main(sys.argv[1:]))
+sys.exit(main(sys.argv[1:], loader=load_fake))
