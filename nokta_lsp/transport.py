@@ -1,4 +1,5 @@
-"""The only module that reaches into pygls' internals.
+"""The only module that reaches into pygls' internals (pygls is pinned to the minor release
+they were written against; tests/test_pygls_internals.py fails by name if one moves).
 
 pygls' protocol, with documents kept only by the session (once, not twice), requests
 whose parameters cannot be read answered with an error, and messages already
