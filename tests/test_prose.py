@@ -24,9 +24,9 @@ def masked(format_name: str, text: str) -> list[str]:
 def test_markdown_skips_code_links_front_matter_and_html():
     text = (
         "---\ntitle: cok\n---\nBugun `kod` [guzel](http://x/cok) <https://a.b> <b>kalin</b>\n"
-        "```\ncok\n```\nson <!-- not\ncok --> bitti\n[id]: http://x"
+        "```\ncok\n```\nson <!-- not\ncok --> bitti\n\n[id]: http://x"
     )
-    assert masked("markdown", text) == ["", "", "", "Bugun [guzel] kalin", "", "", "", "son", "bitti", ""]
+    assert masked("markdown", text) == ["", "", "", "Bugun [guzel] kalin", "", "", "", "son", "bitti", "", ""]
 
 
 def test_latex_skips_commands_math_comments_and_environments():

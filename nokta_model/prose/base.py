@@ -21,6 +21,11 @@ Scan = Callable[[Any, str], "tuple[str, Any]"]
 # identifier on the platform it links to (#Istanbul and #İstanbul are different tags),
 # so restoring one would break the link. E-mail addresses (a@b) and C# do not match.
 _SOCIAL_RE = re.compile(r"(?<![\w@#&/])[@#]\w(?:[\w.-]*\w)?")
+# URLs and e-mail addresses stay byte for byte in every format: blanked here, before the
+# language guard can cut one into pieces that look like words (``com/guzel-bir-sayfa``).
+# A URL's closing bracket or full stop is the sentence's, not the URL's.
+_URL_RE = re.compile(r"(?:\b[a-zA-Z][a-zA-Z0-9+.-]*://|\b[wW]{3}\.|\bmailto:)[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]]")
+_EMAIL_RE = re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]*\w")
 
 
 @dataclass(frozen=True)
@@ -52,7 +57,14 @@ class Masker:
 @lru_cache(maxsize=4096)
 def _mask_line(scan: Scan, state: Hashable, line: str) -> tuple[str, Hashable]:
     masked, after = scan(state, line)
-    return mask_social(masked), after
+    return mask_social(mask_links(masked)), after
+
+
+def mask_links(line: str) -> str:
+    """``line`` with URLs and e-mail addresses blanked."""
+    if "://" in line or "mailto:" in line or "www." in line or "WWW." in line:
+        line = blank_matches(_URL_RE, line)
+    return blank_matches(_EMAIL_RE, line) if "@" in line else line
 
 
 def mask_social(line: str) -> str:

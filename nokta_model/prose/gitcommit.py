@@ -6,8 +6,8 @@ import enum
 import re
 
 from .base import Masker, blank, blank_matches
-from .markdown import INLINE_CODE_RE
 
+_INLINE_CODE_RE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _TRAILER_RE = re.compile(r"^[A-Za-z][A-Za-z-]*: .*<[^>]*@[^>]*>\s*$")
 
 
@@ -21,7 +21,7 @@ def scan(state: State, line: str) -> tuple[str, State]:
         return blank(line), State.DIFF
     if line.startswith("#") or _TRAILER_RE.match(line):
         return blank(line), State.MESSAGE
-    return blank_matches(INLINE_CODE_RE, line), State.MESSAGE
+    return blank_matches(_INLINE_CODE_RE, line), State.MESSAGE
 
 
 MASKER = Masker(

@@ -6,7 +6,7 @@ import enum
 import re
 from dataclasses import dataclass
 
-from .base import Masker, blank, blank_matches, blank_range
+from .base import Masker, blank_matches, blank_range
 
 _TAG_RE = re.compile(r"</?[A-Za-z][^<>]*>|<![A-Za-z][^<>]*>")
 _ENTITY_RE = re.compile(r"&(?:#\d+|#x[0-9a-fA-F]+|[A-Za-z]+);")
@@ -28,31 +28,6 @@ class State:
 
 
 TEXT = State()
-
-
-def inline_tags(line: str) -> str:
-    """Inline tags and entities blanked (for Markdown's inline HTML)."""
-    return blank_matches(_ENTITY_RE, blank_matches(_TAG_RE, line))
-
-
-def comment_line(in_comment: bool, line: str) -> tuple[str, bool]:
-    """Blank ``<!-- … -->`` comments that may span lines (and inline tags between them)."""
-    parts: list[str] = []
-    pos = 0
-    while True:
-        if in_comment:
-            end = line.find("-->", pos)
-            if end < 0:
-                parts.append(blank(line[pos:]))
-                return "".join(parts), True
-            parts.append(blank(line[pos : end + 3]))
-            pos, in_comment = end + 3, False
-        start = line.find("<!--", pos)
-        if start < 0:
-            parts.append(inline_tags(line[pos:]))
-            return "".join(parts), False
-        parts.append(inline_tags(line[pos:start]))
-        pos, in_comment = start, True
 
 
 def scan(state: State, line: str) -> tuple[str, State]:

@@ -1,37 +1,101 @@
-"""Markdown: front matter, code fences, inline code, link targets, HTML comments and tags blanked.
+"""Markdown by CommonMark's block rules, one line at a time.
 
-Link texts stay prose (``[belgelere bakin](…)`` is restored, its target is not).
+A line's state is the block it leaves open: front matter, a fenced code block (masked
+as its language's code when the info string names one: ```` ```python ```` keeps its
+comments and strings), one of CommonMark's seven kinds of HTML block (each ends where
+the spec says: a comment block at ``-->``, a ``<div>`` block at a blank line), or a
+paragraph, with an inline HTML comment that may still be open in it. An HTML block
+opens only at the start of a line, so ``\\<!--`` or a ``<!--`` inside a sentence
+never turns masking on past its paragraph. Blockquote markers are read on every
+line; list items only for the column their content starts at, so that an indented
+line in a list item is not taken for indented code. Inline content is masked by
+``markdown_inline``.
+
+CommonMark decides two things only after a paragraph has ended, which a line at a time
+cannot: a comment opened inside a paragraph and never closed is text (masked here to
+the paragraph's end), and a link reference definition's title may go on to the next
+line (that line is prose here).
 """
 
 from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
+from collections.abc import Hashable
+from dataclasses import dataclass, replace
 
-from . import html
-from .base import Masker, blank, blank_matches
+from . import code, html
+from .base import Masker, blank
+from .markdown_inline import CLOSING_TAG, OPEN_TAG, mask_inline
 
-_FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
-INLINE_CODE_RE = re.compile(r"(`+)(?:(?!\1).)+?\1")
-_LINK_TARGET_RE = re.compile(r"(?<=\])\((?:[^()\s]|\([^()]*\))*(?:\s+\"[^\"]*\")?\)")
-_REF_DEF_RE = re.compile(r"^\s{0,3}\[[^\]]+\]:.*$")
-_AUTOLINK_RE = re.compile(r"<[a-zA-Z][a-zA-Z0-9+.-]*:[^\s<>]*>|<[^\s<>@]+@[^\s<>]+>")
-_REF_LINK_RE = re.compile(r"(?<=\])\[[^\]]*\]")
+_QUOTES_RE = re.compile(r"(?: {0,3}>[ \t]?)*")
+_LIST_MARKER_RE = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)])(?=[ \t]|$)")
+_FENCE_RE = re.compile(r"(`{3,})[^`]*$|(~{3,})")
+_INFO_RE = re.compile(r"\{?\.?([\w+#-]+)")
+_HEADING_RE = re.compile(r"#{1,6}(?:[ \t]|$)")
+_REF_DEF_RE = re.compile(r"\[(?:[^\]\\]|\\.)+\]:")
+#: The end conditions of HTML block kinds 1 to 5 (6 and 7 end at a blank line).
+_HTML_ENDS = {
+    1: re.compile(r"</(?:pre|script|style|textarea)>", re.IGNORECASE),
+    2: re.compile(r"-->"),
+    3: re.compile(r"\?>"),
+    4: re.compile(r">"),
+    5: re.compile(r"\]\]>"),
+}
+_HTML_STARTS = (
+    (1, re.compile(r"<(?:pre|script|style|textarea)(?:[ \t>]|$)", re.IGNORECASE)),
+    (2, re.compile(r"<!--")),
+    (3, re.compile(r"<\?")),
+    (4, re.compile(r"<![A-Za-z]")),
+    (5, re.compile(r"<!\[CDATA\[")),
+    (
+        6,
+        re.compile(
+            r"</?(?:address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|"
+            r"dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|"
+            r"html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|"
+            r"section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul)(?:[ \t]|/?>|$)",
+            re.IGNORECASE,
+        ),
+    ),
+    (7, re.compile(rf"(?:{OPEN_TAG}|{CLOSING_TAG})[ \t]*$")),
+)
+#: Info-string words that name a language by another name than its editor id or file extension.
+_LANGUAGE_ALIASES = {"shell": "bash", "c++": "cpp", "golang": "go", "python3": "python", "py3": "python"}
+
+
+def _code_maskers() -> dict[str, Masker]:
+    by_name = {
+        name: masker
+        for masker in code.MASKERS.values()
+        for name in (*masker.language_ids, *(ext[1:] for ext in masker.extensions))
+    }
+    return by_name | {alias: by_name[name] for alias, name in _LANGUAGE_ALIASES.items()}
+
+
+_CODE_BY_LANGUAGE = _code_maskers()
 
 
 class Block(enum.Enum):
     START = enum.auto()  # the first line: front matter may open here
-    TEXT = enum.auto()
+    TEXT = enum.auto()  # between blocks
+    PARAGRAPH = enum.auto()
     FRONT_MATTER = enum.auto()
     FENCE = enum.auto()
-    COMMENT = enum.auto()  # inside an HTML comment
+    HTML = enum.auto()
 
 
 @dataclass(frozen=True)
 class State:
     block: Block
-    closer: str = ""  # what closes FRONT_MATTER (--- or +++) or FENCE (``` or ~~~…)
+    closer: str = ""  # FRONT_MATTER: --- or +++; FENCE: its run of backticks or tildes
+    html_kind: int = 0  # HTML: CommonMark's kind, 1 to 7
+    quotes: int = 0  # FENCE, HTML: the blockquote depth it opened in (fewer markers close it)
+    list_indent: int = 0  # the column the innermost open list item's content starts at
+    comment: bool = False  # PARAGRAPH: an HTML comment opened in it is still open
+    code: Masker | None = None  # FENCE: the masker of its language, if it names one
+    inner: Hashable = None  # FENCE: the code masker's state
+    html_state: html.State = html.TEXT  # HTML kinds 6 and 7: the HTML masker's state
 
 
 START, TEXT = State(Block.START), State(Block.TEXT)
@@ -45,21 +109,108 @@ def scan(state: State, line: str) -> tuple[str, State]:
         state = TEXT
     if state.block is Block.FRONT_MATTER:
         return blank(line), (TEXT if stripped in (state.closer, "...") else state)
+    quotes = _QUOTES_RE.match(line)
+    prefix_end = quotes.end() if quotes else 0
+    depth = line.count(">", 0, prefix_end)
+    if state.block in (Block.FENCE, Block.HTML):
+        if depth >= state.quotes:
+            return _inside(state, line, prefix_end if state.quotes else 0)
+        state = State(Block.TEXT, list_indent=state.list_indent)  # the blockquote it was in has ended
+    return _block_line(state, line, prefix_end, depth)
+
+
+def _inside(state: State, line: str, start: int) -> tuple[str, State]:
+    """A line of an open fence or HTML block; ``start``: where its content starts."""
+    head, content = blank(line[:start]), line[start:]
+    after = State(Block.TEXT, list_indent=state.list_indent)
     if state.block is Block.FENCE:
-        closes = stripped.startswith(state.closer) and not stripped.strip(state.closer[0])
-        return blank(line), (TEXT if closes else state)
-    if state.block is Block.COMMENT or "<!--" in line:
-        masked, in_comment = html.comment_line(state.block is Block.COMMENT, line)
-        return masked, (State(Block.COMMENT) if in_comment else TEXT)
-    fence = _FENCE_RE.match(line)
-    if fence:
-        return blank(line), State(Block.FENCE, fence.group(1))
-    if _REF_DEF_RE.match(line):
-        return blank(line), TEXT
-    masked = blank_matches(INLINE_CODE_RE, line)
-    for pattern in (_LINK_TARGET_RE, _REF_LINK_RE, _AUTOLINK_RE):
-        masked = blank_matches(pattern, masked)
-    return html.inline_tags(masked), TEXT
+        text = content.strip()
+        if text.startswith(state.closer) and not text.strip(state.closer[0]):
+            return blank(line), after
+        if state.code is None:
+            return blank(line), state
+        masked, inner = state.code.scan(state.inner, content)
+        return head + masked, replace(state, inner=inner)
+    if state.html_kind <= 5:
+        return blank(line), (after if _HTML_ENDS[state.html_kind].search(content) else state)
+    if not content.strip():
+        return line, after
+    masked, inner = html.scan(state.html_state, content)
+    return head + masked, replace(state, html_state=inner)
+
+
+def _block_line(state: State, line: str, start: int, depth: int) -> tuple[str, State]:
+    """A line outside fences and HTML blocks, its blockquote markers ending at ``start``."""
+    in_paragraph = state.block is Block.PARAGRAPH
+    list_indent = state.list_indent
+    while True:
+        content = line[start:]
+        text = content.lstrip(" \t")
+        if not text:
+            return line, State(Block.TEXT, list_indent=list_indent)
+        indent = _columns(content)
+        if indent < list_indent and not in_paragraph:
+            list_indent = 0  # the list item has ended
+        relative = indent - (list_indent if indent >= list_indent else 0)
+        if relative >= 4:
+            if not in_paragraph:
+                return blank(line), State(Block.TEXT, list_indent=list_indent)  # indented code
+            break
+        start += len(content) - len(text)
+        marker = _LIST_MARKER_RE.match(text)
+        if marker is None:
+            break
+        after = text[marker.end() :]
+        spaces = len(after) - len(after.lstrip(" "))
+        width = marker.end() + (spaces if 1 <= spaces <= 4 else 1)
+        list_indent, start, in_paragraph = indent + width, start + min(width, len(text)), False
+    head, text = line[:start], line[start:]
+    opened = _leaf_start(text, in_paragraph, depth, list_indent)
+    if opened is not None:
+        return head + opened[0], opened[1]
+    if not in_paragraph and _REF_DEF_RE.match(text):
+        return blank(line), State(Block.TEXT, list_indent=list_indent)
+    heading = _HEADING_RE.match(text) is not None
+    masked, comment = mask_inline(text, state.comment and in_paragraph, may_continue=not heading)
+    block = Block.TEXT if heading else Block.PARAGRAPH
+    return head + masked, State(block, list_indent=list_indent, comment=comment)
+
+
+def _leaf_start(text: str, in_paragraph: bool, depth: int, list_indent: int) -> tuple[str, State] | None:
+    """The masked text and state if ``text`` opens a fence or an HTML block, else None."""
+    fence = _FENCE_RE.match(text)
+    if fence is not None:
+        run = fence.group(1) or fence.group(2)
+        info = _INFO_RE.match(text[len(run) :].strip())
+        masker = _CODE_BY_LANGUAGE.get(info.group(1).lower()) if info else None
+        inner = masker.start if masker else None
+        return blank(text), State(Block.FENCE, run, quotes=depth, list_indent=list_indent, code=masker, inner=inner)
+    if not text.startswith("<"):
+        return None
+    for kind, pattern in _HTML_STARTS:
+        opener = pattern.match(text)
+        if opener is None or (kind == 7 and in_paragraph):
+            continue
+        opened = State(Block.HTML, html_kind=kind, quotes=depth, list_indent=list_indent)
+        if kind <= 5:
+            ended = _HTML_ENDS[kind].search(text, 2 if kind == 2 else opener.end())  # <!--> is a whole comment
+            return blank(text), (State(Block.TEXT, list_indent=list_indent) if ended else opened)
+        masked, inner = html.scan(html.TEXT, text)
+        return masked, replace(opened, html_state=inner)
+    return None
+
+
+def _columns(text: str) -> int:
+    """The columns of ``text``'s leading spaces and tabs (a tab to the next multiple of 4)."""
+    column = 0
+    for char in text:
+        if char == " ":
+            column += 1
+        elif char == "\t":
+            column += 4 - column % 4
+        else:
+            break
+    return column
 
 
 MASKER = Masker(
