@@ -2,7 +2,7 @@
 ---
 --- nokta-lsp: finds Turkish words typed without ç ğ ı ö ş ü İ and restores them.
 ---
---- Install the server with `pip install nokta` (it provides `nokta-lsp`), put this file
+--- Install the server from a nokta checkout with `pip install .` (it provides `nokta-lsp`), put this file
 --- in `lsp/` on your 'runtimepath' (or add the nokta `editors/nvim` folder to it), then:
 --- ```lua
 --- vim.lsp.enable('nokta')
