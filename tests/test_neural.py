@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import pickle
-from dataclasses import asdict, replace
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -21,11 +21,20 @@ from nokta_model.neural.candidates import ranked_spellings
 from nokta_model.neural.checkpoint import load_model, save_model, sidecar
 from nokta_model.neural.cli import SHIPPED_CONFIG, load_config
 from nokta_model.neural.config import ModelConfig, TrainConfig
+from nokta_model.neural.data import CaseMix, read_cased
 from nokta_model.neural.infer import _batches, _Piece, native_bfloat16, twin_probabilities
 from nokta_model.neural.model import CharTagger
 from nokta_model.neural.restorer import SHIPPED
 from nokta_model.neural.train import class_weights, train_neural
-from nokta_model.neural.vocab import BOUNDARY, UNK, encode_key, encode_with_labels
+from nokta_model.neural.vocab import (
+    BOUNDARY,
+    UNK,
+    VOCAB_SIZE,
+    capitals,
+    encode_input,
+    encode_key,
+    encode_with_labels,
+)
 
 LINES = [
     "Çocuklar bahçede oyun oynuyor.",
@@ -73,6 +82,35 @@ def test_a_tiny_model_learns_a_few_lines(backbone, heads, char_window):
         optimizer.step()
         losses.append(loss.item())
     assert losses[-1] < 0.6 * losses[0]
+
+
+def test_a_cased_input_shifts_capitals_and_training_reads_chunks_lowered_or_all_in_capitals():
+    assert encode_input("Işık 1", cased=False).tolist() == encode_key("isik 1").tolist()
+    cased = encode_input("Işık 1", cased=True)
+    assert (cased - encode_key("isik 1")).tolist() == [VOCAB_SIZE, 0, 0, 0, 0, 0]
+    ids = np.stack([encode_key("ab c1")] * 400)
+    written = np.stack([capitals("Ab C1")] * 400)
+    read = read_cased(ids, written, CaseMix(lowered=0.5, all_capitals=0.25), np.random.default_rng(0))
+    shifted = (read >= VOCAB_SIZE).sum(axis=1).tolist()
+    assert set(shifted) == {0, 2, 3}  # lowered; as written (A, C); every letter (a, b, c)
+    assert shifted.count(0) / 400 == pytest.approx(0.5, abs=0.08)
+    assert shifted.count(3) / 400 == pytest.approx(0.25, abs=0.08)
+
+
+def test_a_cased_network_with_convolutions_before_its_lstm_trains_resumes_and_reads_case(tmp_path):
+    corpus = fake_corpus(tmp_path / "corpus")
+    tiny = load_config("tiny")
+    model = replace(tiny.model, cased=True, conv_layers=2, conv_channels=8)
+    config = replace(tiny, model=model, max_steps=4, eval_every=2, dev_lines=20)
+    run = tmp_path / "run"
+    train_neural(config, run, corpus, device="cpu", progress=False)
+    train_neural(replace(config, max_steps=6), run, corpus, device="cpu", progress=False)
+    history = json.loads((run / "history.json").read_text())["history"]
+    assert [record["step"] for record in history] == [2, 4, 6]
+    restorer = load_restorer(str(run / "best.safetensors"), device="cpu")
+    assert restorer.model.config == model
+    [as_written, lowered] = twin_probabilities(restorer.model, ["ISIK yakin", "isik yakin"])
+    assert as_written.shape == lowered.shape and not np.array_equal(as_written, lowered)
 
 
 def test_batched_inference_matches_one_line_at_a_time_and_windows_cover_long_lines():
@@ -314,4 +352,4 @@ def test_bad_training_configs_are_rejected(tmp_path):
 
 def test_nokta_train_neural_defaults_to_the_shipped_networks_configuration():
     shipped = json.loads(SHIPPED.with_suffix(".json").read_text())["config"]
-    assert asdict(load_config(SHIPPED_CONFIG).model) == shipped
+    assert load_config(SHIPPED_CONFIG).model == ModelConfig.from_dict(shipped)

@@ -19,7 +19,14 @@ class ModelConfig:
     layers: int = 1
     attention_heads: int = 0  # 0 = no self-attention layer on top of the backbone
     dropout: float = 0.1
-    kernel_size: int = 3  # cnn only
+    kernel_size: int = 3  # cnn, and the convolutions before a recurrent backbone
+    #: >0: a recurrent backbone first reads the characters through this many dilated
+    #: convolutions of ``conv_channels`` channels (the cnn backbone's layers)
+    conv_layers: int = 0
+    conv_channels: int = 128
+    #: The input also says which letters are capitals (``vocab.encode_input``); False: the
+    #: folded lower-case text only, as every network before it read
+    cased: bool = False
     char_window: int = (
         0  # >0: the reference's per-character mode, each letter read from its own window of this many characters
     )
@@ -29,8 +36,8 @@ class ModelConfig:
     def __post_init__(self) -> None:
         if self.backbone not in BACKBONES:
             raise ValueError(f"unknown backbone {self.backbone!r}: choose one of {', '.join(BACKBONES)}")
-        if min(self.embed_dim, self.hidden, self.layers) < 1:
-            raise ValueError("embed_dim, hidden and layers must be positive")
+        if min(self.embed_dim, self.hidden, self.layers, self.conv_channels) < 1 or self.conv_layers < 0:
+            raise ValueError("embed_dim, hidden, layers and conv_channels must be positive, conv_layers >= 0")
         if self.window <= 2 * self.window_context:
             raise ValueError("window must be longer than twice window_context")
 
@@ -62,6 +69,9 @@ class TrainConfig:
     #: gradients and optimizer state stay float32): the 2 x 192 LSTM's steps took 0.50 s
     #: against 1.1-1.3 s on this project's 2-core EPYC.
     bfloat16: bool = True
+    #: A cased model's chunks read without capitals, and all in capitals (``data.CaseMix``).
+    case_lowered: float = 0.3
+    case_all_capitals: float = 0.05
 
     @classmethod
     def from_dict(cls, values: dict[str, Any]) -> TrainConfig:

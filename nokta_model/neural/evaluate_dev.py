@@ -12,10 +12,12 @@ from .vocab import encode_with_labels
 
 
 def dev_metrics(model: CharTagger, lines: list[str]) -> dict[str, float]:
-    """Ambiguous-letter accuracy, word accuracy and mean log-loss on asciified ``lines``."""
+    """Ambiguous-letter accuracy, word accuracy and mean log-loss on asciified ``lines``
+    (with their capitals, for a cased model)."""
     was_training = model.training
     model.eval()
-    probabilities = twin_probabilities(model, [fold_key(line) for line in lines])
+    read = asciify if model.config.cased else fold_key
+    probabilities = twin_probabilities(model, [read(line) for line in lines])
     model.train(was_training)
     letters_right = letters = words_right = words = 0
     log_loss = 0.0

@@ -26,7 +26,7 @@ import numpy as np
 import torch
 
 from .model import CharTagger
-from .vocab import BOUNDARY, PAD, encode_key
+from .vocab import BOUNDARY, PAD, encode_input, encode_key
 
 #: Characters per network batch: bounds the activations held at once. For the 2 x 256
 #: network, restoring the dev and tune splits peaked at 532 MB RSS with 24,000 and 439 MB
@@ -80,7 +80,8 @@ def _usable(device: torch.device) -> bool:
 
 
 def twin_probabilities(model: CharTagger, keys: list[str]) -> list[np.ndarray]:
-    """For each folded line, float32 P(twin) per code point (0 where no head applies)."""
+    """For each folded line (a cased model's: asciified, its capitals kept), float32
+    P(twin) per code point (0 where no head applies)."""
     out = [np.zeros(len(key) + 2, dtype=np.float32) for key in keys]
     pieces = [piece for index, key in enumerate(keys) for piece in _pieces(index, key, model.config)]
     pieces.sort(key=lambda piece: len(piece.ids))
@@ -149,7 +150,8 @@ def _run(model: CharTagger, batch: list[_Piece], device: torch.device) -> np.nda
 
 
 def _pieces(index: int, key: str, config) -> list[_Piece]:
-    ids = np.concatenate(([BOUNDARY], encode_key(key), [BOUNDARY])).astype(np.int64)
+    encoded = encode_input(key, cased=True) if config.cased else encode_key(key)
+    ids = np.concatenate(([BOUNDARY], encoded, [BOUNDARY])).astype(np.int64)
     window, context = config.window, config.window_context
     if len(ids) <= window:
         return [_Piece(index, 0, ids, 0, len(ids))]

@@ -5,7 +5,9 @@ where its letter stands. ``forward(ids, lengths, targets) -> (logits, loss)``.""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
+import numpy as np
 import torch
 from torch import _VF, nn
 from torch.nn import functional as F
@@ -28,13 +30,19 @@ class Backbone(nn.Module):
 
 
 class RecurrentBackbone(Backbone):
+    """Bidirectional LSTM or GRU layers, optionally after ``conv_layers`` dilated convolutions."""
+
     def __init__(self, config: ModelConfig) -> None:
         super().__init__()
         rnn = nn.LSTM if config.backbone == "lstm" else nn.GRU
         dropout = config.dropout if config.layers > 1 else 0.0
-        self.rnn = rnn(
-            config.embed_dim, config.hidden, config.layers, batch_first=True, bidirectional=True, dropout=dropout
+        self.front = (
+            DilatedCnnBackbone(replace(config, hidden=config.conv_channels, layers=config.conv_layers))
+            if config.conv_layers
+            else None
         )
+        width = config.conv_channels if self.front is not None else config.embed_dim
+        self.rnn = rnn(width, config.hidden, config.layers, batch_first=True, bidirectional=True, dropout=dropout)
         self.out_dim = 2 * config.hidden
         self._cast: dict[str, list[torch.Tensor]] = {}
         self._cast_dtype: torch.dtype | None = None
@@ -50,6 +58,8 @@ class RecurrentBackbone(Backbone):
         self._cast_dtype = dtype
 
     def forward(self, x: torch.Tensor, lengths: torch.Tensor | None) -> torch.Tensor:
+        if self.front is not None:
+            x = self.front(x, lengths)
         if lengths is None or bool((lengths == x.shape[1]).all()):
             return self._whole_stack(x) if self._casts_for(x.device.type) else self.rnn(x)[0]
         if not torch.is_grad_enabled():
@@ -172,7 +182,7 @@ class CharTagger(nn.Module):
     def __init__(self, config: ModelConfig) -> None:
         super().__init__()
         self.config = config
-        self.embed = nn.Embedding(VOCAB_SIZE, config.embed_dim, padding_idx=PAD)
+        self.embed = nn.Embedding(input_size(config), config.embed_dim, padding_idx=PAD)
         self.backbone = _make_backbone(config)
         dim = self.backbone.out_dim
         self.attention = SelfAttention(dim, config.attention_heads, config.dropout) if config.attention_heads else None
@@ -180,7 +190,8 @@ class CharTagger(nn.Module):
         self.heads = nn.Linear(dim, HEADS)
         # Loss weight of (plain, twin) per head; saved so the logit shift it causes can be undone.
         self.register_buffer("class_weight", torch.ones(HEADS, 2))
-        self.register_buffer("letter_of_id", torch.from_numpy(LETTER_OF_ID.copy()), persistent=False)
+        letter_of_id = np.tile(LETTER_OF_ID, input_size(config) // VOCAB_SIZE)
+        self.register_buffer("letter_of_id", torch.from_numpy(letter_of_id), persistent=False)
 
     def forward(
         self, ids: torch.Tensor, lengths: torch.Tensor | None = None, targets: torch.Tensor | None = None
@@ -247,6 +258,11 @@ def _valid_mask(x: torch.Tensor, lengths: torch.Tensor | None) -> torch.Tensor:
     if lengths is None:
         return torch.ones(x.shape[0], x.shape[1], dtype=torch.bool, device=x.device)
     return positions < lengths.to(x.device).unsqueeze(1)
+
+
+def input_size(config: ModelConfig) -> int:
+    """Ids the model reads: the alphabet's, twice over for a cased input (``vocab.encode_input``)."""
+    return 2 * VOCAB_SIZE if config.cased else VOCAB_SIZE
 
 
 def _make_backbone(config: ModelConfig) -> Backbone:

@@ -24,7 +24,7 @@ from tqdm import tqdm
 from ..corpus import default_corpus_dir
 from .checkpoint import load_model, save_model, write_json
 from .config import TrainConfig
-from .data import batches, class_counts, dev_lines, epoch_chunks, load_streams, mix_description
+from .data import CaseMix, batches, class_counts, dev_lines, epoch_chunks, load_streams, mix_description
 from .distributed import Ranks, agreed_maximum, join, leave, wrap
 from .evaluate_dev import dev_metrics
 from .infer import bfloat16_native_on
@@ -42,7 +42,7 @@ def train_neural(
     corpus_dir = Path(corpus_dir or default_corpus_dir())
     ranks, device_used = join(device)
     _seed_everything(config.seed, config.threads)
-    streams = load_streams(corpus_dir, run_dir / "cache", config.commercial_only)
+    streams = load_streams(corpus_dir, run_dir / "cache", config.commercial_only, config.model.cased)
     dev = dev_lines(corpus_dir, config.dev_lines, config.commercial_only, config.seed)
     model = CharTagger(config.model).to(device_used)
     model.class_weight.copy_(
@@ -74,11 +74,21 @@ class TrainingLoop:
             total=self._step_budget(), initial=state["step"], disable=not progress, dynamic_ncols=True, mininterval=10
         )
         device = self.device
+        case_mix = CaseMix(config.case_lowered, config.case_all_capitals) if config.model.cased else None
         self.model.train()
         while not self._finished():
             rng = np.random.default_rng(config.seed + state["epoch"])
             chunks = shard(epoch_chunks(streams, config.seq_len, rng), self.ranks)
-            for next_chunk, ids, labels in batches(streams, chunks, config.seq_len, config.batch_size, state["chunk"]):
+            epoch_batches = batches(
+                streams,
+                chunks,
+                config.seq_len,
+                config.batch_size,
+                state["chunk"],
+                case_mix,
+                config.seed + state["epoch"],
+            )
+            for next_chunk, ids, labels in epoch_batches:
                 tick = time.monotonic()
                 loss = self._step(
                     torch.from_numpy(ids.astype(np.int64)).to(device), torch.from_numpy(labels).to(device)

@@ -3,6 +3,8 @@
 The model reads ``fold_key(line)`` (Turkish lower case, then ASCII), so its input never
 holds ç ğ ı ö ş ü; the alphabet still keeps every Turkish letter so that text folded
 another way stays readable. Any other code point maps to UNK, never to a space.
+A cased model (``ModelConfig.cased``) also reads which letters are capitals: a capital's
+id is its folded letter's plus ``VOCAB_SIZE`` (``encode_input``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ for _index, _char in enumerate(CHARS):
     _TABLE[ord(_char)] = _SPECIAL + _index
 _TABLE[ord("\n")] = BOUNDARY
 VOCAB_SIZE = _SPECIAL + len(CHARS)
+#: Whether each id is a letter's (a capital of it is read as another id by a cased model).
+IS_LETTER = np.array([False] * _SPECIAL + [char.isalpha() for char in CHARS])
 
 #: Head index (0..5 for c g i o s u) of each id, NO_LETTER for ids of other characters.
 LETTER_OF_ID = np.full(VOCAB_SIZE, NO_LETTER, dtype=np.int64)
@@ -42,6 +46,23 @@ def encode_key(key: str) -> np.ndarray:
     """Ids of already-folded text (``fold_key``); "\\n" becomes BOUNDARY."""
     points = code_points(key)
     return _TABLE[np.minimum(points, 0xFFFF)].copy() if len(points) else np.zeros(0, np.uint8)
+
+
+def capitals(text: str) -> np.ndarray:
+    """Per code point of ``text``, whether it is a capital (Turkish lower case changes it)."""
+    return code_points(text) != code_points(tr_lower(text))
+
+
+def encode_input(text: str, cased: bool) -> np.ndarray:
+    """The ids a model reads for ``text`` in any case, with or without Turkish letters:
+    ``fold_key(text)``'s, and for a ``cased`` model capitals' ids shifted by VOCAB_SIZE."""
+    ids = encode_key(fold_key(text))
+    return with_capitals(ids, capitals(text)) if cased else ids
+
+
+def with_capitals(ids: np.ndarray, capital: np.ndarray) -> np.ndarray:
+    """A cased model's ids: ``ids`` (of folded text) shifted by VOCAB_SIZE where ``capital``."""
+    return ids.astype(np.int64) + VOCAB_SIZE * (capital & IS_LETTER[ids])
 
 
 def encode_with_labels(text: str) -> tuple[np.ndarray, np.ndarray]:
