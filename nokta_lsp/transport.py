@@ -19,6 +19,7 @@ import json
 import logging
 import sys
 import threading
+from collections.abc import Generator
 from typing import Any, TypeVar
 
 from lsprotocol import types
@@ -50,26 +51,26 @@ message_log.addFilter(_OneLineForMalformedJson())
 
 
 class NoktaProtocol(LanguageServerProtocol):
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._pending_writes: set[asyncio.Future] = set()  # held until written
 
     # Plain calls, not generators: pygls keeps the future of a generator handler of a
     # notification in ``_request_futures`` for ever (one per edit: a memory leak).
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
-    def lsp_text_document__did_open(self, params):
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams) -> None:
         self.fm.features[types.TEXT_DOCUMENT_DID_OPEN](params)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
-    def lsp_text_document__did_change(self, params):
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> None:
         self.fm.features[types.TEXT_DOCUMENT_DID_CHANGE](params)
 
     @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
-    def lsp_text_document__did_close(self, params):
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams) -> None:
         self.fm.features[types.TEXT_DOCUMENT_DID_CLOSE](params)
 
     @lsp_method(types.SHUTDOWN)
-    def lsp_shutdown(self, *args):
+    def lsp_shutdown(self, *args: Any) -> Generator[Any, Any, Any]:
         """As pygls, but the server's own requests still unanswered (work-done progress
         "create") are settled with no result rather than cancelled: pygls chains a callback
         to them that reads the result, and a cancelled one raised CancelledError into the log."""
@@ -79,7 +80,7 @@ class NoktaProtocol(LanguageServerProtocol):
                 future.set_result(None)
         return (yield from super().lsp_shutdown(*args))
 
-    def structure_message(self, data: dict[str, Any]):
+    def structure_message(self, data: dict[str, Any]) -> Any:
         try:
             return super().structure_message(data)
         except Exception as error:
@@ -90,7 +91,7 @@ class NoktaProtocol(LanguageServerProtocol):
                 )
             return JsonRPCNotification(method="", jsonrpc="invalid", params=None)  # dropped by handle_message
 
-    def handle_message(self, message):
+    def handle_message(self, message: Any) -> None:
         if not hasattr(message, "jsonrpc"):  # valid JSON, but not a JSON-RPC message
             self.send_error(-32600, "Invalid Request: not a JSON-RPC message")
             return

@@ -83,13 +83,17 @@ def decode(positions: list[Position], scores: dict, with_marginals: bool) -> Dec
     for first, last in _runs(open_windows(positions)):
         steps: dict[int, list] | None = {} if with_marginals else None
         forward, back = _forward(positions, scores, first, last, steps)
-        state = max(forward[last], key=forward[last].get)
+        state = max(forward[last], key=forward[last].__getitem__)
         for end in range(last, first - 1, -1):
             best[end - 1], best[end] = state
             state = back[end][state]
         if steps is not None:
             _marginals(positions, forward, steps, first, last, marginals)
     return Decoding(best, marginals)
+
+
+#: A decoder state: the choices at the two last positions.
+State = tuple[int, int]
 
 
 def _runs(ends: list[int]) -> list[tuple[int, int]]:
@@ -102,19 +106,21 @@ def _runs(ends: list[int]) -> list[tuple[int, int]]:
     return runs
 
 
-def _transition(positions, scores, end, a, b, c) -> float:
+def _transition(positions: list[Position], scores: dict, end: int, a: int, b: int, c: int) -> float:
     window = (end, positions[end - 2].ids[a], positions[end - 1].ids[b], positions[end].ids[c])
     return scores.get(window, 0.0) + positions[end].emission(c)
 
 
-def _forward(positions, scores, first: int, last: int, steps: dict[int, list] | None):
+def _forward(
+    positions: list[Position], scores: dict, first: int, last: int, steps: dict[int, list] | None
+) -> tuple[dict[int, dict[State, float]], dict[int, dict[State, State]]]:
     """Best scores of states (choice at end-1, choice at end) for ends first..last; each
     transition (a, b, c, score) is kept in ``steps`` by its end, if given, for ``_marginals``."""
-    forward: dict[int, dict] = {first - 1: {(0, 0): 0.0}}
-    back: dict[int, dict] = {}
+    forward: dict[int, dict[State, float]] = {first - 1: {(0, 0): 0.0}}
+    back: dict[int, dict[State, State]] = {}
     for end in range(first, last + 1):
-        layer: dict[tuple[int, int], float] = {}
-        pointers: dict[tuple[int, int], tuple[int, int]] = {}
+        layer: dict[State, float] = {}
+        pointers: dict[State, State] = {}
         kept = [] if steps is None else steps.setdefault(end, [])
         for (a, b), total in forward[end - 1].items():
             for c in range(len(positions[end].ids)):
@@ -128,7 +134,14 @@ def _forward(positions, scores, first: int, last: int, steps: dict[int, list] | 
     return forward, back
 
 
-def _marginals(positions, forward, steps: dict[int, list], first: int, last: int, marginals: dict) -> None:
+def _marginals(
+    positions: list[Position],
+    forward: dict[int, dict[State, float]],
+    steps: dict[int, list],
+    first: int,
+    last: int,
+    marginals: dict,
+) -> None:
     """Fill in, for positions first..last, each candidate's best path score."""
     backward = {state: 0.0 for state in forward[last]}
     for end in range(last, first - 1, -1):

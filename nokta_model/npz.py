@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any, cast
 
 import numpy as np
+from numpy.lib.npyio import NpzFile
+from numpy.typing import DTypeLike
 
 from .errors import ModelFileError
 
@@ -62,7 +64,7 @@ def load_archive(form: ArchiveFormat, path: Path) -> tuple[dict, dict[str, np.nd
     return meta, arrays
 
 
-def _open(form: ArchiveFormat, path: Path):
+def _open(form: ArchiveFormat, path: Path) -> NpzFile:
     if not Path(path).is_file():
         raise ModelFileError(f"{path}: no such model file")
     try:
@@ -71,7 +73,7 @@ def _open(form: ArchiveFormat, path: Path):
         raise ModelFileError(f"{path}: not a readable {form.name} file ({error})") from None
 
 
-def _meta(form: ArchiveFormat, archive, path: Path) -> dict:
+def _meta(form: ArchiveFormat, archive: NpzFile, path: Path) -> dict:
     try:
         meta = json.loads(bytes(archive["meta"]).decode("utf-8"))
     except (KeyError, ValueError, OSError, zipfile.BadZipFile, EOFError) as error:
@@ -85,7 +87,7 @@ def _meta(form: ArchiveFormat, archive, path: Path) -> dict:
     return meta
 
 
-def _checked(archive, name: str, dtype, ndim: int, path: Path) -> np.ndarray:
+def _checked(archive: NpzFile, name: str, dtype: DTypeLike, ndim: int, path: Path) -> np.ndarray:
     try:
         array = archive[name]
     except (KeyError, ValueError, OSError, zipfile.BadZipFile, EOFError) as error:
