@@ -58,7 +58,7 @@ FAMILIES = {
 }
 
 _ESCAPE_RE = re.compile(r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|[0-7]{1,3}|.)")
-_PLACEHOLDER_RE = re.compile(r"%[-+ #0]*\d*(?:\.\d+)?[sdifxXeEgGcrpq%]|\{[^{}\s]*\}|\$\{[^{}]*\}")
+_PLACEHOLDER_RE = re.compile(r"%[-+ #0]*\d*(?:\.\d+)?[sdifxXeEgGcrpq%]|\{[^{}\s]*\}|\$\{[^{}]*\}|\$\w+")
 
 
 class Mode(enum.Enum):

@@ -132,7 +132,8 @@ def _inside(state: State, line: str, start: int) -> tuple[str, State]:
         masked, inner = state.code.scan(state.inner, content)
         return head + masked, replace(state, inner=inner)
     if state.html_kind <= 5:
-        return blank(line), (after if _HTML_ENDS[state.html_kind].search(content) else state)
+        ended = _HTML_ENDS[state.html_kind].search(content)
+        return (_raw_html_until(line, start + ended.end()), after) if ended else (blank(line), state)
     if not content.strip():
         return line, after
     masked, inner = html.scan(state.html_state, content)
@@ -142,28 +143,33 @@ def _inside(state: State, line: str, start: int) -> tuple[str, State]:
 def _block_line(state: State, line: str, start: int, depth: int) -> tuple[str, State]:
     """A line outside fences and HTML blocks, its blockquote markers ending at ``start``."""
     in_paragraph = state.block is Block.PARAGRAPH
-    list_indent = state.list_indent
+    list_indent, column, first = state.list_indent, 0, True  # column: where ``start`` is
     while True:
         content = line[start:]
         text = content.lstrip(" \t")
         if not text:
             return line, State(Block.TEXT, list_indent=list_indent)
-        indent = _columns(content)
-        if indent < list_indent and not in_paragraph:
+        indent = column + _columns(content)
+        if first and indent < list_indent and not in_paragraph:
             list_indent = 0  # the list item has ended
-        relative = indent - (list_indent if indent >= list_indent else 0)
+        relative = indent - (list_indent if indent >= list_indent else column)
         if relative >= 4:
             if not in_paragraph:
                 return blank(line), State(Block.TEXT, list_indent=list_indent)  # indented code
             break
         start += len(content) - len(text)
         marker = _LIST_MARKER_RE.match(text)
-        if marker is None:
+        if marker is not None:  # a list item: its content starts 1 to 4 spaces after the marker
+            after = text[marker.end() :]
+            spaces = len(after) - len(after.lstrip(" "))
+            list_indent = indent + marker.end() + (spaces if 1 <= spaces <= 4 else 1)
+            start, column = start + marker.end(), indent + marker.end()
+        elif text.startswith(">"):  # a blockquote inside a list item
+            step = 2 if text[1:2] == " " else 1
+            start, column = start + step, indent + step
+        else:
             break
-        after = text[marker.end() :]
-        spaces = len(after) - len(after.lstrip(" "))
-        width = marker.end() + (spaces if 1 <= spaces <= 4 else 1)
-        list_indent, start, in_paragraph = indent + width, start + min(width, len(text)), False
+        in_paragraph, first = False, False
     head, text = line[:start], line[start:]
     opened = _leaf_start(text, in_paragraph, depth, list_indent)
     if opened is not None:
@@ -194,10 +200,18 @@ def _leaf_start(text: str, in_paragraph: bool, depth: int, list_indent: int) -> 
         opened = State(Block.HTML, html_kind=kind, quotes=depth, list_indent=list_indent)
         if kind <= 5:
             ended = _HTML_ENDS[kind].search(text, 2 if kind == 2 else opener.end())  # <!--> is a whole comment
-            return blank(text), (State(Block.TEXT, list_indent=list_indent) if ended else opened)
+            if ended is None:
+                return blank(text), opened
+            return _raw_html_until(text, ended.end()), State(Block.TEXT, list_indent=list_indent)
         masked, inner = html.scan(html.TEXT, text)
         return masked, replace(opened, html_state=inner)
     return None
+
+
+def _raw_html_until(line: str, end: int) -> str:
+    """``line`` blanked up to the end of a raw HTML block at ``end``; the HTML after it on the
+    line is passed through to the page as it is, so its text is prose."""
+    return blank(line[:end]) + html.scan(html.TEXT, line[end:])[0]
 
 
 def _columns(text: str) -> int:

@@ -28,7 +28,10 @@ _RAW_HTML_RE = re.compile(
     rf"{OPEN_TAG}|{CLOSING_TAG}|<!-->|<!--->|<!--.*?-->|<\?.*?\?>|<![A-Za-z][^>]*>|<!\[CDATA\[.*?\]\]>", re.DOTALL
 )
 _ENTITY_RE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
-_LINK_TARGET_RE = re.compile(r"(?<=\])\((?:[^()\s]|\([^()]*\))*(?:\s+(?:\"[^\"]*\"|'[^']*'|\([^()]*\)))?\s*\)")
+_PARENS = r"\((?:[^\s()\\]|\\.|\((?:[^\s()\\]|\\.)*\))*\)"  # balanced, two deep
+_DESTINATION = rf"<(?:[^<>\n\\]|\\.)*>|(?:[^\s()\\]|\\.|{_PARENS})*"
+_TITLE = r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|\((?:[^()\\]|\\.)*\)'
+_LINK_TARGET_RE = re.compile(rf"(?<=\])\(\s*(?:{_DESTINATION})(?:\s+(?:{_TITLE}))?\s*\)")
 _REF_LABEL_RE = re.compile(r"(?<=\])\[[^\]]*\]")
 
 
