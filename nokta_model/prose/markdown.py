@@ -76,7 +76,7 @@ def _code_maskers() -> dict[str, Masker]:
 _CODE_BY_LANGUAGE = _code_maskers()
 
 
-class Block(enum.Enum):
+class Block(enum.IntEnum):  # an IntEnum hashes in C: states are hashed for every line
     START = enum.auto()  # the first line: front matter may open here
     TEXT = enum.auto()  # between blocks
     PARAGRAPH = enum.auto()

@@ -66,7 +66,9 @@ def mask_inline(line: str, in_comment: bool = False, may_continue: bool = True) 
             pos = start + skip
             continue
         out, pos = out[:start] + blank(out[start:end]) + out[end:], end
-    return blank_matches(_REF_LABEL_RE, blank_matches(_LINK_TARGET_RE, out)), False
+    if "](" in out:
+        out = blank_matches(_LINK_TARGET_RE, out)
+    return (blank_matches(_REF_LABEL_RE, out) if "][" in out else out), False
 
 
 def _code_span(line: str, start: int) -> tuple[int, int]:
