@@ -1,0 +1,109 @@
+"""The per-genre bench: its scoring of tiny known examples, its grouping, and the CLI path it reads."""
+
+from bench.genres import (
+    BEGIN,
+    CLI_MARKDOWN,
+    DIRECT,
+    END,
+    Measured,
+    Text,
+    cli_runner,
+    markdown,
+    measure,
+    summary,
+    table_rows,
+    update_model_card,
+)
+from nokta_model.alphabet import asciify
+from nokta_model.evaluate import Metrics
+
+GOLD = ["Bu kapı açık ve ışık yok."]
+
+
+def unchanged(lines: list[str]) -> tuple[list[str], float]:
+    return list(lines), 0.0
+
+
+def folded(lines: list[str]) -> tuple[list[str], float]:
+    return [asciify(line) for line in lines], 0.0
+
+
+def test_a_restorer_that_changes_nothing_scores_what_the_ascii_text_already_has_right():
+    # Words: Bu kapı açık ve ışık yok; those with c g i o s u: all but "ve"; letters:
+    # u, i, c i, i s i, o, of which the u of "Bu" and the o of "yok" are right as typed.
+    figures = summary([measure(unchanged, GOLD)])
+    assert figures == {
+        "words": 6,
+        "word_acc": 3 / 6,
+        "ambiguous_word_acc": 2 / 5,
+        "letter_acc": 2 / 8,
+        "word_errors": 3,
+        "changed_when_correct": 0.0,
+    }
+
+
+def test_words_changed_when_the_correct_text_is_fed_as_written():
+    assert summary([measure(folded, GOLD)])["changed_when_correct"] == 3 / 6  # kapı, açık, ışık
+
+
+def test_a_system_not_fed_the_correct_text_has_no_changed_figure():
+    measured = measure(folded, GOLD, feed_as_written=False)
+    assert measured.changed is None
+    assert summary([measured])["changed_when_correct"] is None
+
+
+def test_a_total_sums_words_and_errors_over_texts():
+    figures = summary([measure(unchanged, GOLD), measure(unchanged, ["Çok güzel."])])
+    assert (figures["words"], figures["word_errors"], figures["changed_when_correct"]) == (8, 5, 0.0)
+
+
+def test_rows_group_dev_files_by_genre_with_test_texts_beside_them_and_technical_files_alone():
+    def texts(name, genre, split, path=DIRECT):
+        return Text(name, genre, split, path, GOLD), {
+            "rule table": measure(folded, GOLD, False),
+            "x": measure(unchanged, GOLD),
+        }
+
+    measured = [
+        texts("a.txt", "news", "dev"),
+        texts("b.txt", "news", "dev"),
+        texts("c.txt", "technical", "dev"),
+        texts("sample.md", "technical", "test", CLI_MARKDOWN),
+    ]
+    rows = table_rows(measured)
+    assert [row["text"] for row in rows] == [
+        "dev: news (2 files)",
+        "dev: technical (1 file)",
+        "sample.md (test only)",
+        "dev: all files (3)",
+        "dev file: c.txt",
+    ]
+    assert rows[0]["systems"]["x"]["words"] == 12
+    assert rows[2]["path"] == CLI_MARKDOWN
+    report = {"date": "d", "machine": "m", "code": "c", "dev_files": "f", "systems": ["rule table", "x"], "rows": rows}
+    first_row = markdown(report).splitlines()[4]
+    assert first_row == (
+        "| dev: news (2 files) | restore | 12 | 0.5000 / 0.4000 / 0.2500 / 6 / — "
+        "| 0.5000 / 0.4000 / 0.2500 / 6 / 0.00% |"
+    )
+    assert "c.txt" in markdown(report) and "c.txt" not in markdown(report, per_file=False)
+
+
+def test_measured_totals_keep_an_unfed_system_unfed():
+    total = Measured(Metrics())
+    total.add(Measured(Metrics(words=2)))
+    assert total.changed is None
+
+
+def test_the_cli_path_gives_one_output_line_per_input_line_and_leaves_fenced_code_alone():
+    document = ["# Başlık", "", "```", "x = kisi_sayisi(1)", "```", "Bu bir cümle."]
+    outputs, _ = cli_runner("ngram", "markdown")(document)
+    assert len(outputs) == len(document)
+    assert outputs[3] == "x = kisi_sayisi(1)"
+
+
+def test_the_model_card_table_is_written_between_its_markers_only(tmp_path):
+    card = tmp_path / "model-card.md"
+    card.write_text(f"# Card\n\n{BEGIN}\nold table\n{END}\n\n## Next\n", encoding="utf-8")
+    update_model_card(card, "| new | table |\n")
+    assert card.read_text(encoding="utf-8") == f"# Card\n\n{BEGIN}\n| new | table |\n{END}\n\n## Next\n"
