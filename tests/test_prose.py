@@ -29,6 +29,49 @@ def test_markdown_skips_code_links_front_matter_and_html():
     assert masked("markdown", text) == ["", "", "", "Bugun [guzel] kalin", "", "", "", "son", "bitti", "", ""]
 
 
+def test_markdown_html_blocks_open_only_where_commonmark_says():
+    assert masked("markdown", "\\<!-- yorum degil\nbu satir") == ["\\<!-- yorum degil", "bu satir"]
+    assert masked("markdown", "Duz `<!--` metin\nsonra") == ["Duz metin", "sonra"]  # in a code span
+    assert masked("markdown", "# Baslik <!-- acik\nalti") == ["# Baslik <!-- acik", "alti"]  # a heading ends
+    # An HTML block of kind 2 (a line starting <!--) runs to -->, past blank lines.
+    assert masked("markdown", "<!--\ngizli\n\ngizli\n--> sonra\nmetin") == ["", "", "", "", "sonra", "metin"]
+    # A comment opened in a paragraph and not closed there masks that paragraph only.
+    assert masked("markdown", "Bir <!-- acik\nayni\n\nyeni paragraf") == ["Bir", "", "", "yeni paragraf"]
+    assert masked("markdown", "Bir <!-- gizli\ngizli --> acik") == ["Bir", "acik"]
+    # Kind 6 (a <div>) ends at a blank line and its text is prose; kind 1 (<pre>) runs to </pre>.
+    assert masked("markdown", '<div align="c">\nOrta <b>yazi</b>\n\n*vurgu*') == ["", "Orta yazi", "", "*vurgu*"]
+    assert masked("markdown", "<pre>\nkod\n\nkod\n</pre>\nsonra") == ["", "", "", "", "", "sonra"]
+    # A lone tag (kind 7) cannot interrupt a paragraph: the line after it stays prose.
+    assert masked("markdown", "Paragraf\n<span>\nicerik") == ["Paragraf", "", "icerik"]
+
+
+def test_markdown_fences_with_a_language_are_masked_as_its_code():
+    text = '```python\n# dosyayi ac\ndosya = ac("veri")\n```\n~~~js\n// yorum\nf(x) /* blok\nsurer */\n~~~\nson'
+    assert masked("markdown", text) == ["", "dosyayi ac", "veri", "", "", "yorum", "blok", "surer", "", "son"]
+    assert masked("markdown", "```\n# yorum\n```\n```unknown\n# yorum\n```") == [""] * 6
+    assert masked("markdown", "```kod``` ve metin") == ["ve metin"]  # a code span, not a fence
+    assert masked("markdown", "> ```python\n> # yorum\nmetin") == [">", "yorum", "metin"]  # the quote ends it
+
+
+def test_markdown_lists_and_indented_code():
+    text = "- madde\n  devam\n\n      kod\n- iki\n\nParagraf\n\n    kod\n1.  bir\n\n    > alinti"
+    out = ["- madde", "devam", "", "", "- iki", "", "Paragraf", "", "", "1. bir", "", "> alinti"]
+    assert masked("markdown", text) == out
+
+
+def test_urls_and_email_addresses_are_blanked_in_every_format():
+    line = "bkz https://example.com/guzel-bir-sayfa, www.ornek.com/cok ve ali.veli@guzel.com.tr adresleri"
+    for name, masker in FORMATS.items():
+        text = f'x = "{line}"' if masker.code else line
+        out = masker.mask_lines([text])[0]
+        assert "bkz" in out and "adresleri" in out, name
+        assert not re.search(r"guzel|ornek|cok|ali|veli", out), (name, out)
+
+
+def test_code_strings_blank_shell_variables():
+    assert masked("code-hash", 'echo "kuruluyor $AD ${YOL}"') == ["kuruluyor"]
+
+
 def test_latex_skips_commands_math_comments_and_environments():
     text = (
         "Bugun \\textbf{cok} guzel $x cok$ \\cite{key} % yorum\n"
