@@ -1,14 +1,16 @@
-"""`nokta restore | eval | train`: thin wrappers around the library's functions."""
+"""`nokta restore | check | eval | train | corpus`: thin wrappers around the library's functions."""
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
+import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from io import BufferedIOBase
+from io import BufferedIOBase, BytesIO
 from pathlib import Path
 from typing import cast
 
@@ -16,12 +18,16 @@ from tqdm import tqdm
 
 from . import __version__
 from .backends import BACKENDS, keep_for_life, load_restorer, set_torch_defaults
+from .check.files import STDIN_NAME, file_findings, ignored_words
+from .check.findings import DEFAULT_THRESHOLD, CheckOptions
+from .check.report import OUTPUT_FORMATS, render
+from .check.words import WORKSPACE_FILE
 from .cluster.corpus import add_corpus_command
 from .errors import NoktaError
 from .evaluate import Metrics, evaluate
 from .pipeline import FILE_UNDECIDED_LINES, Piece, decode_text, prose_batches, restore_pieces
-from .prose import FORMATS, PLAIN, Masker, format_for_path, masker_for
-from .safe_output import StagedFile, commit_all, stage
+from .prose import FORMATS, PLAIN, Masker, format_for_path, masker_for, masker_for_language_id
+from .safe_output import StagedFile, Stopped, commit_all, stage, stop_on_signals
 from .training import TRAINERS
 from .workers import WorkerPool
 
@@ -35,6 +41,30 @@ def _add_backend_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--device", default="auto", help="auto, cpu, cuda or mps (neural backends; default: auto)")
 
 
+FORMAT_HELP = (
+    "auto (by file extension; plain for standard input), plain, markdown, latex, html, rst, org, asciidoc, "
+    "gitcommit, or code-LANGUAGE for the comments and strings of a program (code-python, code-c, code-rust, "
+    "...: an editor's language id, or a family: code-c, code-hash, code-dash, code-semicolon, code-percent)"
+)
+
+
+def format_name(value: str) -> str:
+    """A ``--format`` value as a name of ``FORMATS`` (or ``auto``); ``code-LANGUAGE`` takes an
+    editor's language id (code-python is code-hash)."""
+    if value == "auto" or value in FORMATS:
+        return value
+    masker = masker_for_language_id(value.removeprefix("code-")) if value.startswith("code-") else None
+    if masker is None or not masker.code:
+        raise argparse.ArgumentTypeError(
+            f"unknown format {value!r}; expected auto, {', '.join(FORMATS)} or code-LANGUAGE"
+        )
+    return masker.name
+
+
+def _add_format_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--format", default="auto", type=format_name, metavar="FORMAT", help=FORMAT_HELP)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="nokta", description="Restore Turkish diacritics (ç ğ ı ö ş ü İ).")
     parser.add_argument("--version", action="version", version=f"nokta {__version__}")
@@ -44,21 +74,38 @@ def _parser() -> argparse.ArgumentParser:
     restore.add_argument(
         "files", nargs="*", type=Path, metavar="FILE", help="UTF-8 text files (default: standard input)"
     )
-    restore.add_argument("--output", "-o", type=Path, help="write here instead of standard output")
-    restore.add_argument("--in-place", "-i", action="store_true", help="restore each FILE in place")
+    writes = restore.add_mutually_exclusive_group()
+    writes.add_argument("--output", "-o", type=Path, help="write here instead of standard output")
+    writes.add_argument("--in-place", "-i", action="store_true", help="restore each FILE in place")
+    restore.add_argument("--diff", action="store_true", help="print a unified diff of the changes; write no file")
     restore.add_argument(
-        "--format",
-        default="auto",
-        choices=("auto", *FORMATS),
-        metavar="FORMAT",
-        help="auto (by file extension; plain for standard input), plain, markdown, latex, html, rst, org, "
-        "asciidoc, gitcommit or code-LANGUAGE: only prose is restored",
+        "--check", action="store_true", help="write no file; exit 1 if any input would change (as black --check)"
     )
+    _add_format_argument(restore)
     restore.add_argument(
         "--jobs", "-j", type=int, default=0, help="worker processes (default: every core for inputs over 8 MB)"
     )
     _add_backend_arguments(restore)
     restore.set_defaults(run=_restore)
+
+    check = commands.add_parser(
+        "check", help="list words missing their diacritics (exit 1 if any), as the language server flags them"
+    )
+    check.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files, or - (default: standard input)")
+    check.add_argument("--output-format", choices=OUTPUT_FORMATS, default="text", help="default: text")
+    _add_format_argument(check)
+    check.add_argument(
+        "--threshold",
+        type=float,
+        default=DEFAULT_THRESHOLD,
+        help=f"confidence a finding needs (default: {DEFAULT_THRESHOLD}, the language server's)",
+    )
+    check.add_argument("--ignore", action="append", default=[], metavar="WORD", help="never flag WORD (repeatable)")
+    check.add_argument(
+        "--dictionary", type=Path, help=f"file of ignored words, one a line (default: ./{WORKSPACE_FILE} if present)"
+    )
+    _add_backend_arguments(check)
+    check.set_defaults(run=_check)
 
     score = commands.add_parser("eval", help="score a backend on correctly written text")
     score.add_argument("gold", nargs="+", type=Path, metavar="GOLD", help="UTF-8 files of correct Turkish")
@@ -103,15 +150,18 @@ class _Source:
     read: int = 0  # bytes read so far
 
 
-def _open_sources(files: list[Path], format_name: str) -> list[_Source]:
+def _open_sources(files: list[Path], format_name: str, whole: bool = False) -> list[_Source]:
+    """The inputs as streams; ``whole`` reads each into memory first (for a diff)."""
     if not files:
         masker = PLAIN if format_name == "auto" else masker_for(format_name)
-        return [_Source("standard input", cast(BufferedIOBase, sys.stdin.buffer), None, masker)]
+        stdin = cast(BufferedIOBase, sys.stdin.buffer)
+        return [_Source("standard input", BytesIO(stdin.read()) if whole else stdin, None, masker)]
     sources = []
     for path in files:
         masker = masker_for(format_for_path(str(path)) if format_name == "auto" else format_name)
         try:
-            sources.append(_Source(str(path), open(path, "rb"), path.stat().st_size, masker, path))  # noqa: SIM115
+            stream = BytesIO(path.read_bytes()) if whole else open(path, "rb")  # noqa: SIM115
+            sources.append(_Source(str(path), stream, path.stat().st_size, masker, path))
         except OSError as error:
             raise NoktaError(f"{path}: {error.strerror or error}") from None
     return sources
@@ -157,9 +207,12 @@ def _batches(source: _Source) -> Iterator[list[tuple[Piece, str]]]:
 
 
 def _restore(args: argparse.Namespace) -> int:
-    if args.in_place and (args.output or not args.files):
-        raise NoktaError("--in-place restores FILE arguments in place; give files and no --output")
-    sources = _open_sources(args.files, args.format)
+    if args.in_place and not args.files:
+        raise UsageError("--in-place restores FILE arguments in place; give files")
+    preview = args.diff or args.check
+    if preview and (args.output or args.in_place):
+        raise UsageError("--diff and --check write no file; drop --output and --in-place")
+    sources = _open_sources(args.files, args.format, whole=preview)
     jobs = _jobs(args.jobs, sources)
     pool = WorkerPool(args.backend, args.device, jobs) if jobs > 1 else None
     restorer = None if pool else load_restorer(args.backend, device=args.device)
@@ -175,16 +228,16 @@ def _restore(args: argparse.Namespace) -> int:
     staged: list[StagedFile] = []
     finished = False
     try:
-        if args.in_place:
+        if preview:
+            changed = _preview(sources, restored, args.diff)
+        elif args.in_place:
             for source in sources:
                 assert source.path is not None  # --in-place takes files only
-                _restore_into(stage(source.path, staged), restored(source))
+                _restore_into(stage(source.path, staged, in_place=True), restored(source))
         else:
             output = stage(args.output, staged) if args.output else _StandardOutput()
             for source in sources:
                 _restore_into(output, restored(source))
-        if not any(source.read for source in sources):
-            raise NoktaError("empty input: nothing to restore")
         commit_all(staged)
         finished = True
     except BaseException:
@@ -197,12 +250,63 @@ def _restore(args: argparse.Namespace) -> int:
         for source in sources:
             if source.path:
                 source.stream.close()
-    return 0
+    return 1 if preview and args.check and changed else 0
 
 
 def _restore_into(output: StagedFile | _StandardOutput, texts: Iterator[str]) -> None:
     for text in texts:
         output.write(text)
+
+
+def _preview(sources: list[_Source], restored: Callable[[_Source], Iterator[str]], diff: bool) -> int:
+    """Print each changed source's diff (``diff``) or its name; how many would change."""
+    changed = 0
+    output = _StandardOutput()
+    for source in sources:
+        before = cast(BytesIO, source.stream).getvalue().decode("utf-8")  # restored() checked it is UTF-8
+        after = "".join(restored(source))
+        if after == before:
+            continue
+        changed += 1
+        if diff:
+            output.write(unified_diff(before, after, source.name))
+        else:
+            print(f"would restore {source.name}", file=sys.stderr)
+    return changed
+
+
+_LINE_RE = re.compile(r"[^\n]*\n|[^\n]+")
+
+
+def unified_diff(before: str, after: str, name: str) -> str:
+    """A unified diff that ``patch`` applies, with its "No newline at end of file" marks."""
+    lines = difflib.unified_diff(_LINE_RE.findall(before), _LINE_RE.findall(after), name, name)
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+
+
+def _check(args: argparse.Namespace) -> int:
+    names = args.files or [STDIN_NAME]
+    if names.count(STDIN_NAME) > 1:
+        raise UsageError("standard input (-) can be read once")
+    inputs = [(name, _read_input(name)) for name in names]
+    options = CheckOptions(
+        threshold=args.threshold,
+        ignore=ignored_words(args.dictionary, args.ignore),
+    )
+    restorer = load_restorer(args.backend, device=args.device)
+    keep_for_life()
+    found = [f for name, data in inputs for f in file_findings(name, data, args.format, restorer, options)]
+    report = render(found, args.output_format, __version__)
+    if report:
+        _StandardOutput().write(report)
+    return 1 if found else 0
+
+
+def _read_input(name: str) -> bytes:
+    try:
+        return sys.stdin.buffer.read() if name == STDIN_NAME else Path(name).read_bytes()
+    except OSError as error:
+        raise NoktaError(f"{name}: {error.strerror or error}") from None
 
 
 def _eval(args: argparse.Namespace) -> int:
@@ -245,23 +349,36 @@ def _train(args: argparse.Namespace) -> int:
     return train(args)
 
 
+class UsageError(Exception):
+    """Options that do not go together: exit status 2, as argparse's own usage errors."""
+
+
 def main(argv: list[str] | None = None) -> int:
     # One torch thread per process, as in the workers and the language server: --jobs uses
     # more cores. With torch's default of one per core, a whole restore ran 3× slower on
     # two cores shared with other work, the threads spinning for a busy core.
     set_torch_defaults()
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
+    stop_on_signals()
+    # Where exit status 1 means findings (check, restore --check), an error is 2.
+    error_status = 2 if args.command == "check" or getattr(args, "check", False) else 1
     try:
         return args.run(args)
+    except UsageError as error:
+        parser.error(str(error))
     except (NoktaError, FileNotFoundError, ValueError) as error:
         print(f"nokta: error: {error}", file=sys.stderr)
-        return 1
+        return error_status
     except KeyboardInterrupt:
         print("nokta: interrupted", file=sys.stderr)
         return 130
+    except Stopped as stop:
+        print(f"nokta: stopped by {stop.name}", file=sys.stderr)
+        return 128 + stop.signum
     except OSError as error:
         print(f"nokta: error: {error.strerror or error}", file=sys.stderr)
-        return 1
+        return error_status
 
 
 if __name__ == "__main__":

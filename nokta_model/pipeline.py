@@ -31,6 +31,7 @@ READ_BYTES = 1 << 16
 MAX_PIECE_CHARS = 1 << 16  # a longer line is restored in pieces cut after whitespace
 FILE_UNDECIDED_LINES = 1000  # lines a file may hold for the language decision, then taken as Turkish
 _UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+_BINARY_PROBE = 8000
 _UTF16_ADVICE = "looks like UTF-16, not UTF-8; convert it first, e.g. iconv -f UTF-16 -t UTF-8"
 _TURKISH_8BIT = frozenset(b"\xfd\xfe\xf0\xdd\xde\xd0\xe7\xf6\xfc\xc7\xd6\xdc")  # ı ş ğ İ Ş Ğ ç ö ü Ç Ö Ü
 
@@ -49,7 +50,7 @@ def read_pieces(stream: BufferedIOBase, name: str) -> Iterator[tuple[list[Piece]
     while True:
         chunk = stream.read1(READ_BYTES)
         if offset == 0:
-            _refuse_utf16(chunk, name)
+            _refuse_non_text(chunk, name)
         try:
             pending += decoder.decode(chunk, final=not chunk)
         except UnicodeDecodeError as error:
@@ -90,7 +91,7 @@ def _cut(text: str) -> tuple[str, str]:
 
 def decode_text(data: bytes, name: str) -> str:
     """A whole file's bytes as UTF-8 text; NoktaError naming the likely encoding otherwise."""
-    _refuse_utf16(data, name)
+    _refuse_non_text(data, name)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -98,16 +99,22 @@ def decode_text(data: bytes, name: str) -> str:
 
 
 def _looks_like_utf16(head: bytes) -> bool:
-    """A UTF-16 byte-order mark, or zero bytes in over 30% of the first 200 (UTF-16 text in
-    the Latin script has one in every two; UTF-8 text has none)."""
+    """A UTF-16 byte-order mark, or zero bytes in over 30% of the first 200, nearly all on
+    even or all on odd offsets (UTF-16 text in the Latin script has one in every two
+    bytes, on the same side; UTF-8 text has none, and a binary file has them anywhere)."""
     sample = head[:200]
-    return head.startswith(_UTF16_BOMS) or sample.count(0) > 0.3 * len(sample)
+    zeros = [offset % 2 for offset, byte in enumerate(sample) if byte == 0]
+    one_side = max(zeros.count(0), zeros.count(1)) >= 0.9 * len(zeros)
+    return head.startswith(_UTF16_BOMS) or (len(zeros) > 0.3 * len(sample) and one_side)
 
 
-def _refuse_utf16(head: bytes, name: str) -> None:
-    """NoktaError for UTF-16 input, which may decode as UTF-8 (zero bytes are valid there)."""
+def _refuse_non_text(head: bytes, name: str) -> None:
+    """NoktaError for UTF-16 input, which may decode as UTF-8 (zero bytes are valid there),
+    and for a binary file: a zero byte in the first 8,000, as git decides."""
     if _looks_like_utf16(head):
         raise NoktaError(f"{name}: {_UTF16_ADVICE}")
+    if 0 in head[:_BINARY_PROBE]:
+        raise NoktaError(f"{name}: a binary file (it holds zero bytes), not text")
 
 
 def _encoding_message(name: str, data: bytes, position: int, offset: int = 0) -> str:

@@ -49,7 +49,6 @@ def test_eval_prints_metrics_as_json(tmp_path):
     ("args", "stdin", "message"),
     [
         (["restore", "/no/such/file.txt"], b"", "No such file"),
-        (["restore", "--backend", "ngram"], b"", "empty input"),
         (["restore", "--backend", "ngram"], b"caf\xe9 \xff", "not UTF-8"),
         (["restore", "--backend", "bogus"], b"cok", "unknown backend"),
         (["eval", "/no/such/gold.txt"], b"", "No such file"),

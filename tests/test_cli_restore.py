@@ -36,35 +36,45 @@ def run(*args: str, stdin: bytes = b"", **kwargs) -> subprocess.CompletedProcess
     return subprocess.run([*NOKTA, *args], input=stdin, capture_output=True, timeout=300, **kwargs)
 
 
-def _default_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+def _default_signals() -> None:
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_DFL)
 
 
-def interrupt_when_staged(args: list[str], folder: Path) -> subprocess.CompletedProcess:
-    """Start a restore and send it SIGINT once its temporary output exists (mid-run). The
-    child gets SIGINT's default action, as from a terminal: a test run started in the
-    background of a shell has SIGINT ignored, and Python keeps that for its children."""
+def interrupt_when_staged(args: list[str], folder: Path, signum: int = signal.SIGINT) -> subprocess.CompletedProcess:
+    """Start a restore and send it ``signum`` once its temporary output exists (mid-run).
+    The child gets the signals' default actions, as from a terminal: a test run started in
+    the background of a shell has SIGINT ignored, and Python keeps that for its children."""
     process = subprocess.Popen(
-        [*NOKTA, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=_default_sigint
+        [*NOKTA, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=_default_signals
     )
     deadline = time.monotonic() + 60
     while not list(folder.glob(".*.nokta")) and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.01)
     assert process.poll() is None, "the run ended before it could be interrupted"
-    process.send_signal(signal.SIGINT)
+    process.send_signal(signum)
     _, stderr = process.communicate(timeout=60)
     return subprocess.CompletedProcess(args, process.returncode, b"", stderr)
 
 
-@pytest.mark.parametrize("mode", ["output", "in-place"])
-def test_ctrl_c_leaves_every_file_whole(tmp_path, mode):
+@pytest.mark.parametrize(
+    ("mode", "signum", "status", "message"),
+    [
+        ("output", signal.SIGINT, 130, "nokta: interrupted\n"),
+        ("in-place", signal.SIGINT, 130, "nokta: interrupted\n"),
+        ("in-place", signal.SIGTERM, 143, "nokta: stopped by SIGTERM\n"),
+        ("in-place --jobs 2", signal.SIGTERM, 143, "nokta: stopped by SIGTERM\n"),  # no resource-tracker warning
+        ("output", signal.SIGHUP, 129, "nokta: stopped by SIGHUP\n"),
+    ],
+)
+def test_ctrl_c_sigterm_and_sighup_leave_every_file_whole(tmp_path, mode, signum, status, message):
     first, second = tmp_path / "a.txt", tmp_path / "b.txt"
     original = write_text(first, 6)
     second.write_bytes(original)
     args = [str(first), "-o", str(first)] if mode == "output" else ["--in-place", str(first), str(second)]
-    result = interrupt_when_staged(args, tmp_path)
-    assert result.returncode == 130
-    assert result.stderr.decode() == "nokta: interrupted\n"
+    result = interrupt_when_staged(args + mode.split()[1:], tmp_path, signum)
+    assert result.returncode == status
+    assert result.stderr.decode() == message
     assert first.read_bytes() == original and second.read_bytes() == original
     assert not list(tmp_path.glob(".*.nokta"))  # no temporary file left behind
 
@@ -168,7 +178,6 @@ def test_version():
     [
         (["-o", "/dev/full"], b"cok guzel\n", "/dev/full: No space left on device"),
         (["--device", "cuda", "--backend", "default"], b"cok\n", "device 'cuda' is not available"),
-        (["--in-place"], b"cok\n", "--in-place restores FILE arguments"),
         ([], "çok güzel".encode("utf-16"), "looks like UTF-16"),
         ([], "güzel ışık".encode("cp1254"), "Windows-1254"),
     ],
@@ -213,8 +222,8 @@ def test_ctrl_c_while_a_file_is_staged_acts_once_it_is_listed_for_discarding(tmp
 
     real = safe_output.StagedFile
 
-    def interrupted(target: Path) -> safe_output.StagedFile:
-        staged_file = real(target)  # its temporary file exists, but is listed nowhere yet
+    def interrupted(target: Path, in_place: bool) -> safe_output.StagedFile:
+        staged_file = real(target, in_place)  # its temporary file exists, but is listed nowhere yet
         signal.raise_signal(signal.SIGINT)
         return staged_file
 

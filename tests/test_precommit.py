@@ -1,0 +1,97 @@
+"""The hooks of .pre-commit-hooks.yaml under the real pre-commit, on a temporary git repository.
+
+pre-commit installs a `language: python` hook by creating a virtualenv and pip-installing
+this repository into it: torch and the other dependencies, minutes and network access. So
+the test runs each hook as published (its entry, file types, stages, serial run) from a
+local configuration with `language: system`, pointed at the nokta of the environment
+running the tests; offline, in seconds.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+ASCII, RESTORED = "Bugun hava cok guzel.\n", "Bugün hava çok güzel.\n"
+
+
+def published_hooks() -> list[dict]:
+    return yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+
+
+def as_local(hook: dict) -> dict:
+    """The published hook, run by this environment's nokta (the count-based model, for speed)."""
+    command = shlex.split(hook["entry"])
+    assert command[0] == "nokta"
+    entry = shlex.join([sys.executable, "-m", "nokta_model", *command[1:]])
+    return hook | {"language": "system", "entry": entry, "args": ["--backend", "ngram"]}
+
+
+@pytest.fixture
+def repository(tmp_path: Path) -> Path:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    git(repo, "config", "user.email", "test@example.com")
+    git(repo, "config", "user.name", "Test")
+    config = {"repos": [{"repo": "local", "hooks": [as_local(hook) for hook in published_hooks()]}]}
+    (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
+    (repo / "a.md").write_text(ASCII, encoding="utf-8")
+    (repo / "ok.txt").write_text(RESTORED, encoding="utf-8")
+    (repo / "code.py").write_text("x = 1  # cok guzel\n", encoding="utf-8")  # not a document: not checked
+    git(repo, "add", ".")
+    return repo
+
+
+def git(repo: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, env=offline(repo), timeout=300)
+
+
+def offline(repo: Path) -> dict[str, str]:
+    return os.environ | {"PRE_COMMIT_HOME": str(repo.parent / "pre-commit-home"), "PIP_NO_INDEX": "1"}
+
+
+def pre_commit(repo: Path, *args: str) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "pre_commit", *args]
+    return subprocess.run(command, cwd=repo, capture_output=True, text=True, env=offline(repo), timeout=300)
+
+
+def test_the_manifest_is_valid():
+    done = pre_commit(ROOT, "validate-manifest", str(ROOT / ".pre-commit-hooks.yaml"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert {hook["id"] for hook in published_hooks()} == {"nokta-check", "nokta-restore", "nokta-check-commit-msg"}
+
+
+def test_check_hook_fails_on_documents_with_findings(repository):
+    done = pre_commit(repository, "run", "nokta-check", "--all-files")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "a.md:1:1: Bugun -> Bugün (" in done.stdout
+    assert "code.py" not in done.stdout and "ok.txt" not in done.stdout
+    (repository / "a.md").write_text(RESTORED, encoding="utf-8")
+    assert pre_commit(repository, "run", "nokta-check", "--all-files").returncode == 0
+
+
+def test_fix_hook_restores_in_place_and_stops_the_commit_once(repository):
+    first = pre_commit(repository, "run", "nokta-restore", "--all-files")
+    assert first.returncode == 1 and "files were modified by this hook" in first.stdout, first.stdout
+    assert (repository / "a.md").read_text(encoding="utf-8") == RESTORED
+    assert (repository / "code.py").read_text(encoding="utf-8") == "x = 1  # cok guzel\n"
+    git(repository, "add", "a.md")
+    assert pre_commit(repository, "run", "nokta-restore", "--all-files").returncode == 0
+
+
+def test_commit_msg_hook_checks_the_message(repository):
+    installed = pre_commit(repository, "install", "--hook-type", "commit-msg")
+    assert installed.returncode == 0, installed.stderr
+    refused = git(repository, "commit", "-q", "-m", "Yarin gorusuruz")
+    assert refused.returncode != 0 and "Yarin -> Yarın" in refused.stdout + refused.stderr
+    accepted = git(repository, "commit", "-q", "-m", "Yarın görüşürüz")
+    assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+    assert git(repository, "log", "--format=%s").stdout == "Yarın görüşürüz\n"
