@@ -1,7 +1,10 @@
-"""Code actions and command edits, built from findings and ``Diagnostic.data`` only."""
+"""Code actions and command edits, built from findings and ``Diagnostic.data`` only, each
+resolved against the document's current text (``edits``): a diagnostic the client sends
+back may be stale, and its range is never trusted."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -9,8 +12,9 @@ from lsprotocol import types
 
 from nokta_model.check.findings import Finding
 
-from .diagnostics import SOURCE, text_edits
+from .diagnostics import SOURCE
 from .documents import Codec, Document
+from .edits import WordChange, checked, relocate, restores
 
 RESTORE_DOCUMENT = "nokta.restoreDocument"
 RESTORE_SELECTION = "nokta.restoreSelection"
@@ -27,14 +31,45 @@ _IGNORE_TITLES = {
 }
 
 
-def _edit(uri: str, edits: list[types.TextEdit]) -> types.WorkspaceEdit:
-    return types.WorkspaceEdit(changes={uri: edits})
+def workspace_edit(uri: str, edits: list[types.TextEdit], version: int | None) -> types.WorkspaceEdit:
+    """``edits`` to the document ``uri``; for its ``version`` when given (a client that takes
+    ``documentChanges`` then refuses the edit if the text has changed since)."""
+    if version is None:
+        return types.WorkspaceEdit(changes={uri: edits})
+    identifier = types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
+    return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(text_document=identifier, edits=edits)])
 
 
-def quick_fixes(uri: str, diagnostic: types.Diagnostic) -> list[types.CodeAction]:
-    """One fix per spelling in the diagnostic's data, the best one preferred (so an
-    editor's "apply the preferred fix" needs no menu), then the ignore actions."""
-    data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
+def resolve(
+    document: Document, diagnostic: types.Diagnostic, codec: Codec, line_findings: Sequence[Finding] | None
+) -> types.Diagnostic | None:
+    """The diagnostic with its word found again in the current text (``edits.relocate``,
+    near where its range points now; among the current findings of its line when they are
+    known), or None when the word is no longer there."""
+    word, row = _data(diagnostic).get("original"), diagnostic.range.start.line
+    if not isinstance(word, str) or not 0 <= row < len(document.lines):
+        return None
+    line = document.lines[row]
+    flagged = None if line_findings is None else {f.start for f in line_findings if f.original == word}
+    start = relocate(document.lines, row, codec.from_client(line, diagnostic.range.start.character), word, flagged)
+    if start is None:
+        return None
+    resolved = copy.copy(diagnostic)
+    resolved.range = types.Range(
+        start=types.Position(line=row, character=codec.to_client(line, start)),
+        end=types.Position(line=row, character=codec.to_client(line, start + len(word))),
+    )
+    return resolved
+
+
+def quick_fixes(uri: str, diagnostic: types.Diagnostic, version: int | None = None) -> list[types.CodeAction]:
+    """One fix per spelling in the data of a diagnostic of the document's current text
+    (``resolve``), the best one preferred (so an editor's "apply the preferred fix" needs
+    no menu), then the ignore actions. Only spellings restoring the word's letters."""
+    data = _data(diagnostic)
+    word = data.get("original")
+    if not isinstance(word, str):
+        return []
     spellings = [s for s in data.get("alternatives", []) if isinstance(s, str)]
     if isinstance(data.get("replacement"), str) and data["replacement"] not in spellings:
         spellings.insert(0, data["replacement"])
@@ -44,14 +79,15 @@ def quick_fixes(uri: str, diagnostic: types.Diagnostic) -> list[types.CodeAction
             kind=types.CodeActionKind.QuickFix,
             diagnostics=[diagnostic],
             is_preferred=index == 0,
-            edit=_edit(uri, [types.TextEdit(range=diagnostic.range, new_text=spelling)]),
+            edit=workspace_edit(uri, [types.TextEdit(range=diagnostic.range, new_text=spelling)], version),
         )
-        for index, spelling in enumerate(dict.fromkeys(spellings))
+        for index, spelling in enumerate(s for s in dict.fromkeys(spellings) if restores(word, s))
     ]
-    word = data.get("original")
-    if isinstance(word, str):
-        actions.extend(ignore_actions(uri, word, diagnostic))
-    return actions
+    return actions + ignore_actions(uri, word, diagnostic)
+
+
+def _data(diagnostic: types.Diagnostic) -> dict[str, Any]:
+    return diagnostic.data if isinstance(diagnostic.data, dict) else {}
 
 
 def ignore_actions(uri: str, word: str, diagnostic: types.Diagnostic) -> list[types.CodeAction]:
@@ -70,12 +106,29 @@ def ignore_actions(uri: str, word: str, diagnostic: types.Diagnostic) -> list[ty
     ]
 
 
-def restore_edit(document: Document, findings: Sequence[Finding], codec: Codec) -> types.WorkspaceEdit | None:
-    """An edit applying every confident finding given, or None when there is nothing to do."""
-    chosen = [f for f in findings if f.confident]
-    if not chosen:
+def restore_edit(
+    document: Document, findings: Sequence[Finding], codec: Codec, version: int | None
+) -> types.WorkspaceEdit | None:
+    """An edit applying every confident finding given that still reads its word in the
+    current text, or None when there is nothing to do."""
+    changes = checked(
+        document.lines,
+        [WordChange(f.line, f.start, f.end, f.original, f.replacement) for f in findings if f.confident],
+    )
+    if not changes:
         return None
-    return _edit(document.uri, text_edits(chosen, document.lines, codec))
+    return workspace_edit(document.uri, [text_edit(document.lines, change, codec) for change in changes], version)
+
+
+def text_edit(lines: Sequence[str], change: WordChange, codec: Codec) -> types.TextEdit:
+    line = lines[change.line]
+    return types.TextEdit(
+        range=types.Range(
+            start=types.Position(line=change.line, character=codec.to_client(line, change.start)),
+            end=types.Position(line=change.line, character=codec.to_client(line, change.end)),
+        ),
+        new_text=change.new_text,
+    )
 
 
 def in_range(findings: Sequence[Finding], start: tuple[int, int], end: tuple[int, int]) -> list[Finding]:
@@ -84,16 +137,21 @@ def in_range(findings: Sequence[Finding], start: tuple[int, int], end: tuple[int
 
 
 def document_actions(
-    document: Document, findings: Sequence[Finding], selection: list[Finding], codec: Codec, fix_all: bool
+    document: Document,
+    findings: Sequence[Finding],
+    selection: list[Finding],
+    codec: Codec,
+    fix_all: bool,
+    version: int | None,
 ) -> list[types.CodeAction]:
     """Restore-all (of kind ``source.fixAll.nokta`` when ``fix_all``, else a quick fix) and
     restore-in-selection actions; one of each at most."""
     actions: list[types.CodeAction] = []
-    whole = restore_edit(document, findings, codec)
+    whole = restore_edit(document, findings, codec, version)
     if whole is not None:
         kind = FIX_ALL_KIND if fix_all else types.CodeActionKind.QuickFix
         actions.append(types.CodeAction(title="Restore all Turkish diacritics in this document", kind=kind, edit=whole))
-    partial = restore_edit(document, selection, codec)
+    partial = restore_edit(document, selection, codec, version)
     if partial is not None and len(selection) > 1:
         actions.append(
             types.CodeAction(

@@ -1,4 +1,4 @@
-"""Findings -> LSP diagnostics, hovers and edits, in the client's position units.
+"""Findings -> LSP diagnostics and hovers, in the client's position units.
 
 A diagnostic is built once as JSON (``diagnostic_json``), kept per line as text so an
 edit re-serialises only the lines it changed; pushed and pulled reports send that text.
@@ -28,14 +28,6 @@ SEVERITY = {
     "information": types.DiagnosticSeverity.Information,
     "hint": types.DiagnosticSeverity.Hint,
 }
-
-
-def finding_range(finding: Finding, lines: Sequence[str], codec: Codec) -> types.Range:
-    line = lines[finding.line]
-    return types.Range(
-        start=types.Position(line=finding.line, character=codec.to_client(line, finding.start)),
-        end=types.Position(line=finding.line, character=codec.to_client(line, finding.end)),
-    )
 
 
 def message(finding: Finding) -> str:
@@ -81,7 +73,3 @@ def hover_text(finding: Finding) -> str:
         rows.append("")
         rows.extend(f"- {text} ({score:.0%})" for text, score in finding.alternatives)
     return "\n".join(rows)
-
-
-def text_edits(findings: Sequence[Finding], lines: Sequence[str], codec: Codec) -> list[types.TextEdit]:
-    return [types.TextEdit(range=finding_range(f, lines, codec), new_text=f.replacement) for f in findings]

@@ -38,6 +38,7 @@ class ClientCapabilities:
     diagnostic_refresh: bool = False
     work_done_progress: bool = False
     configuration: bool = False
+    document_changes: bool = False  # takes versioned edits (``WorkspaceEdit.documentChanges``)
 
     @classmethod
     def resolve(cls, capabilities: types.ClientCapabilities) -> ClientCapabilities:
@@ -47,6 +48,7 @@ class ClientCapabilities:
             diagnostic_refresh=bool(workspace and workspace.diagnostics and workspace.diagnostics.refresh_support),
             work_done_progress=bool(window and window.work_done_progress),
             configuration=bool(workspace and workspace.configuration),
+            document_changes=bool(workspace and workspace.workspace_edit and workspace.workspace_edit.document_changes),
         )
 
 
@@ -206,6 +208,18 @@ class Session:
         """The spellings with Turkish letters offered by the last analysis, current or not."""
         _, analysis = self._results.get(uri, (None, None))
         return analysis.offered if analysis is not None else frozenset()
+
+    def edit_version(self, uri: str) -> int | None:
+        """The version an edit to the document is made for, when the client takes versioned edits."""
+        document = self.documents.get(uri)
+        return document.version if document is not None and self.capabilities.document_changes else None
+
+    def line_findings(self, uri: str, row: int) -> tuple[Finding, ...] | None:
+        """The findings of one line of the current version, None until they are all known."""
+        analysis = self.result(uri)
+        if analysis is None or not analysis.complete or row >= len(analysis.line_findings):
+            return None
+        return analysis.line_findings[row]
 
     def findings(self, uri: str, first: int = 0, last: int | None = None) -> list[Finding]:
         """Findings on lines ``first``..``last`` of the document's current version ([] before its first analysis)."""

@@ -107,10 +107,10 @@ def lua_string(text: str) -> str:
     return json.dumps(text)  # a JSON string of ASCII and escapes is a valid Lua string
 
 
-def lua_config() -> str:
+def lua_config(**settings: object) -> str:
     return (
         f"{{ cmd = vim.json.decode({lua_string(json.dumps(SERVER))}), "
-        f"settings = {{ nokta = vim.json.decode({lua_string(json.dumps(SETTINGS))}) }} }}"
+        f"settings = {{ nokta = vim.json.decode({lua_string(json.dumps({**SETTINGS, **settings}))}) }} }}"
     )
 
 
@@ -208,3 +208,31 @@ def test_fix_needs_no_menu_and_plaintex_attaches(tmp_path: Path) -> None:
     assert seen["fixed"] == ["Bugun hava çok guzel."]
     assert seen["tex_filetype"] == "plaintex"
     assert [d["word"] for d in seen["tex"]] == ["cok", "guzel", "gun"]
+
+
+def test_two_fixes_in_quick_succession_leave_the_text_right(tmp_path: Path) -> None:
+    """The one-key fix on Bugun, then at once on cok, while Neovim still shows the diagnostics
+    of the text before the first fix (their UTF-8 ranges a byte short of the words now)."""
+    (tmp_path / "note.txt").write_text("Bugun hava cok guzel\n", encoding="utf-8")
+    seen = run_nvim(
+        tmp_path,
+        f"""
+        vim.lsp.config('nokta', {lua_config(debounceMs=60000)})  -- no new diagnostics in between
+        vim.lsp.enable('nokta')
+        vim.cmd.edit('note.txt')
+        wait('diagnostics', 120000, function() return #vim.diagnostic.get(0) == 3 end)
+        seen.encoding = vim.lsp.get_clients({{ name = 'nokta' }})[1].offset_encoding
+        for _, word in ipairs({{ 'Bugun', 'cok' }}) do
+          vim.api.nvim_win_set_cursor(0, {{ 1, lines()[1]:find(word, 1, true) - 1 }})
+          local tick = vim.b.changedtick
+          require('nokta').fix()
+          wait('the fix of ' .. word, 10000, function() return vim.b.changedtick ~= tick end)
+        end
+        seen.stale = #vim.diagnostic.get(0)
+        seen.lines = lines()
+    """,
+    )
+    assert seen["encoding"] == "utf-8"
+    assert seen["stale"] == 3, "the diagnostics were not stale: the test did not test the race"
+    assert "menu" not in seen
+    assert seen["lines"] == ["Bugün hava çok guzel"]

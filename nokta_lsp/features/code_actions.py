@@ -1,15 +1,19 @@
 """textDocument/codeAction: fixes for the diagnostics under the cursor (from their
-``data``, never running the model), restore all, restore the selection. A request for
-source actions (fix all on save) first waits, up to ``FIX_ON_SAVE_WAIT_S``, for the
-analysis of the document as it is now, so a word typed just before saving is fixed too."""
+``data``, never running the model; each found again in the current text, so a
+diagnostic the client still shows after an edit fixes its own word), restore all,
+restore the selection. A request for source actions (fix all on save) first waits, up
+to ``FIX_ON_SAVE_WAIT_S``, for the analysis of the document as it is now, so a word
+typed just before saving is fixed too."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from .. import actions
+from ..documents import Document
 
 if TYPE_CHECKING:
     from ..server import NoktaServer
@@ -25,15 +29,31 @@ async def code_actions(ls: NoktaServer, params: types.CodeActionParams) -> list[
     document = session.document(uri)
     if document is None:
         return []
+    version = session.edit_version(uri)
     result: list[types.CodeAction] = []
     if actions.wanted(kinds, types.CodeActionKind.QuickFix):
-        for diagnostic in actions.nokta_diagnostics(params.context.diagnostics):
+        for diagnostic in current_diagnostics(ls, document, params.context.diagnostics):
             if actions.touches(diagnostic, params.range):
-                result.extend(actions.quick_fixes(document.uri, diagnostic))
+                result.extend(actions.quick_fixes(document.uri, diagnostic, version))
     start, end = document.clamp_range(params.range, session.codec)
     selection = actions.in_range(session.findings(document.uri, start[0], end[0]), start, end)
-    extra = actions.document_actions(document, session.findings(document.uri), selection, session.codec, fix_all)
+    extra = actions.document_actions(
+        document, session.findings(document.uri), selection, session.codec, fix_all, version
+    )
     return result + [action for action in extra if actions.wanted(kinds, str(action.kind))]
+
+
+def current_diagnostics(
+    ls: NoktaServer, document: Document, diagnostics: Sequence[types.Diagnostic]
+) -> list[types.Diagnostic]:
+    """The client's nokta diagnostics with their words found again in the current text
+    (those whose word is gone left out)."""
+    session = ls.session
+    resolved = (
+        actions.resolve(document, d, session.codec, session.line_findings(document.uri, d.range.start.line))
+        for d in actions.nokta_diagnostics(diagnostics)
+    )
+    return [diagnostic for diagnostic in resolved if diagnostic is not None]
 
 
 def register(server: NoktaServer) -> None:

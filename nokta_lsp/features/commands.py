@@ -26,7 +26,7 @@ async def apply_restore(ls: NoktaServer, arguments: tuple[Any, ...], selection: 
     if selection:
         range_ = ls.protocol.structure(argument.get("range"), types.Range)
         findings = actions.in_range(findings, *document.clamp_range(range_, session.codec))
-    edit = actions.restore_edit(document, findings, session.codec)
+    edit = actions.restore_edit(document, findings, session.codec, session.edit_version(document.uri))
     if edit is None:
         return False
     ls.workspace_apply_edit(types.ApplyWorkspaceEditParams(edit=edit, label="Restore Turkish diacritics"))

@@ -20,13 +20,16 @@ class RawServer:
         self.published: dict[str, list[dict[str, Any]]] = {}  # uri -> publishes in order
         self.errors: list[dict[str, Any]] = []  # error responses with id null
         self.shown: list[str] = []  # window/showMessage texts
+        self.applied: list[dict[str, Any]] = []  # workspace/applyEdit edits, each answered as applied
         self._results: dict[int, asyncio.Future[Any]] = {}
         self._ids = itertools.count(1)
         self._process: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task[None] | None = None
         self._news = asyncio.Condition()
 
-    async def start(self, options: dict[str, Any], encodings: list[str] | None = None) -> dict[str, Any]:
+    async def start(
+        self, options: dict[str, Any], encodings: list[str] | None = None, workspace: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         self._process = await asyncio.create_subprocess_exec(
             *self.command,
             stdin=asyncio.subprocess.PIPE,
@@ -38,6 +41,7 @@ class RawServer:
         capabilities = {
             "general": {"positionEncodings": encodings or ["utf-16"]},
             "textDocument": {"publishDiagnostics": {"versionSupport": True}},
+            "workspace": workspace or {},
         }
         result = await self.request(
             "initialize",
@@ -73,7 +77,10 @@ class RawServer:
             self.published.setdefault(message["params"]["uri"], []).append(message["params"])
         elif method == "window/showMessage":
             self.shown.append(message["params"]["message"])
-        elif method is not None and "id" in message:  # a request from the server
+        elif method == "workspace/applyEdit":
+            self.applied.append(message["params"]["edit"])
+            self.write(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": {"applied": True}}).encode())
+        elif method is not None and "id" in message:  # another request from the server
             result = [None] * len(message["params"]["items"]) if method == "workspace/configuration" else None
             self.write(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}).encode())
         elif message.get("id") is None and "error" in message:

@@ -1,6 +1,6 @@
 """The client's view of a document, written independently of the server's ``documents``.
 
-Positions are in UTF-16 or UTF-8 units; out-of-range positions are clamped the way the
+Positions are in UTF-16, UTF-8 or UTF-32 units; out-of-range positions are clamped the way the
 server promises (a line past the end: the end of the document; a column past the end
 of its line: the line's end; inside a character: rounded down).
 """
@@ -25,6 +25,8 @@ def lines_of(text: str) -> list[tuple[int, str]]:
 
 
 def units(text: str, encoding: str) -> int:
+    if encoding == "utf-32":
+        return len(text)
     codec = "utf-16-le" if encoding == "utf-16" else "utf-8"
     return len(text.encode(codec, "surrogatepass")) // (2 if encoding == "utf-16" else 1)
 
