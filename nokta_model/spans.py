@@ -4,7 +4,7 @@ A word is a run of letters (combining marks included) that may carry apostrophe
 suffixes (Ankara'dır, Türkiye’nin) and hyphenated parts (Sened-i). Tokens that are
 URLs, e-mail addresses, paths, numbers, Roman numerals of two letters or more ((ii),
 xiv.) or code-like identifiers (snake_case, camelCase, dotted.names) yield no words at
-all; dotted initials (M.O., G.Saray) and sentences glued at a full stop
+all; dotted initials (M.O., G.Saray'ın) and sentences glued at a full stop
 (gelmisti.Sonra) are prose.
 """
 
@@ -51,9 +51,10 @@ _PLAIN_TOKEN_RE = re.compile(r"[^\W\d_]+[,.;:!?)\"”]?")
 #: The punctuation a plain token may end with: str.isalpha tells the letters before it, the
 #: regular expression the rarer ones it does not take (² and ½ are letters to \w, not digits).
 _PLAIN_END = frozenset(',.;:!?)"”')
-# Dotted abbreviations and initials (M.O., M.O, T.C., G.Saray) and two sentences glued at a
-# full stop (gelmisti.Sonra): prose, although they look like dotted names.
-_INITIALS_RE = re.compile(r"[(\[\"“‘]*(?:[A-ZÇĞİÖŞÜ]\.)+(?:[A-ZÇĞİÖŞÜ][a-zçğıöşü]*)?[,.;:!?)\"”]*")
+# Dotted abbreviations and initials (M.O., M.O, T.C., G.Saray), with a suffix after an apostrophe
+# (G.Saray'ın, T.C.'nin), and two sentences glued at a full stop (gelmisti.Sonra): prose, although
+# they look like dotted names.
+_INITIALS_RE = re.compile(r"[(\[\"“‘]*(?:[A-ZÇĞİÖŞÜ]\.)+(?:[A-ZÇĞİÖŞÜ][a-zçğıöşü]*)?(?:['’][a-zçğıöşü]+)?[,.;:!?)\"”]*")
 _GLUED_SENTENCES_RE = re.compile(r"[(\[\"“‘]*[^\W\d_]*[a-zçğıöşü]{3}\.[A-ZÇĞİÖŞÜ][a-zçğıöşü]+[,.;:!?)\"”]*")
 
 

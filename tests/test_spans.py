@@ -52,6 +52,9 @@ def test_dotted_initials_and_glued_sentences_are_words():
     ]
     assert words("istemistir.Gunes de dosya.txt ornek.com.tr") == ["istemistir", "Gunes", "de"]
     assert words("M.O 300, T.C Anayasasi") == ["M", "O", "T", "C", "Anayasasi"]  # last dot left out
+    short_forms = "G.Saray'in F.Bahce'yi yendi, T.C.'nin"
+    assert words(short_forms) == ["G", "Saray'in", "F", "Bahce'yi", "yendi", "T", "C", "nin"]
+    assert words("os.path'e ve a.b'c") == ["ve"]  # a dotted name with a suffix is still code
 
 
 def test_word_part_texts_are_the_texts_of_word_parts():
