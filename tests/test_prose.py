@@ -60,12 +60,13 @@ def test_markdown_lists_and_indented_code():
 
 
 def test_urls_and_email_addresses_are_blanked_in_every_format():
-    line = "bkz https://example.com/guzel-bir-sayfa, www.ornek.com/cok ve ali.veli@guzel.com.tr adresleri"
+    line = "bkz https://example.com/guzel-sayfa, www.ornek.com/cok, github.com/ali/guzel, ali@guzel.com.tr adresleri"
     for name, masker in FORMATS.items():
         text = f'x = "{line}"' if masker.code else line
         out = masker.mask_lines([text])[0]
         assert "bkz" in out and "adresleri" in out, name
-        assert not re.search(r"guzel|ornek|cok|ali|veli", out), (name, out)
+        assert not re.search(r"guzel|ornek|cok|ali|veli|github", out), (name, out)
+    assert mask_lines("plain", ["ve/veya A/B testi, km/saat"]) == ["ve/veya A/B testi, km/saat"]
 
 
 def test_code_strings_blank_shell_variables():

@@ -23,8 +23,10 @@ Scan = Callable[[Any, str], "tuple[str, Any]"]
 _SOCIAL_RE = re.compile(r"(?<![\w@#&/])[@#]\w(?:[\w.-]*\w)?")
 # URLs and e-mail addresses stay byte for byte in every format: blanked here, before the
 # language guard can cut one into pieces that look like words (``com/guzel-bir-sayfa``).
-# A URL's closing bracket or full stop is the sentence's, not the URL's.
-_URL_RE = re.compile(r"(?:\b[a-zA-Z][a-zA-Z0-9+.-]*://|\b[wW]{3}\.|\bmailto:)[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]]")
+_URL_END = r"[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]]"  # a URL's closing bracket or full stop is the sentence's
+_URL_RE = re.compile(rf"(?:\b[a-zA-Z][a-zA-Z0-9+.-]*://|\b[wW]{{3}}\.|\bmailto:){_URL_END}")
+# A host name without a scheme, followed by a path: github.com/ali/guzel-proje.
+_HOST_PATH_RE = re.compile(rf"(?<![\w@/.-])(?:[A-Za-z0-9-]+\.)+[A-Za-z]{{2,}}(?::\d+)?/(?:{_URL_END})?")
 _EMAIL_RE = re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]*\w")
 
 
@@ -64,6 +66,8 @@ def mask_links(line: str) -> str:
     """``line`` with URLs and e-mail addresses blanked."""
     if "://" in line or "mailto:" in line or "www." in line or "WWW." in line:
         line = blank_matches(_URL_RE, line)
+    if "/" in line:
+        line = blank_matches(_HOST_PATH_RE, line)
     return blank_matches(_EMAIL_RE, line) if "@" in line else line
 
 
