@@ -57,6 +57,7 @@ def test_markdown_lists_and_indented_code():
     text = "- madde\n  devam\n\n      kod\n- iki\n\nParagraf\n\n    kod\n1.  bir\n\n    > alinti"
     out = ["- madde", "devam", "", "", "- iki", "", "Paragraf", "", "", "1. bir", "", "> alinti"]
     assert masked("markdown", text) == out
+    assert masked("markdown", "[id]: /yol 'baslik'\n[^1]: Dipnot metni.") == ["", "[^1]: Dipnot metni."]
 
 
 def test_urls_and_email_addresses_are_blanked_in_every_format():

@@ -33,7 +33,7 @@ _LIST_MARKER_RE = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)])(?=[ \t]|$)")
 _FENCE_RE = re.compile(r"(`{3,})[^`]*$|(~{3,})")
 _INFO_RE = re.compile(r"\{?\.?([\w+#-]+)")
 _HEADING_RE = re.compile(r"#{1,6}(?:[ \t]|$)")
-_REF_DEF_RE = re.compile(r"\[(?:[^\]\\]|\\.)+\]:")
+_REF_DEF_RE = re.compile(r"\[(?!\^)(?:[^\]\\]|\\.)+\]:")  # [^1]: is a footnote: its text is prose
 #: The end conditions of HTML block kinds 1 to 5 (6 and 7 end at a blank line).
 _HTML_ENDS = {
     1: re.compile(r"</(?:pre|script|style|textarea)>", re.IGNORECASE),
