@@ -20,6 +20,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -91,13 +92,16 @@ def cli_runner(backend: str, format_name: str) -> Restore:
     return restore
 
 
-def runners(path: str, backends: list[str]) -> dict[str, tuple[Restore, bool]]:
-    """Each system's restore for a text's path, and whether it is fed the correct text as written."""
-    chosen: dict[str, tuple[Restore, bool]] = {TABLE: (run_rule_table, False)}
-    for backend in backends:
-        restore = restorer_runner(backend) if path == DIRECT else cli_runner(backend, path.split()[-1])
-        chosen[backend] = (restore, True)
-    return chosen
+RUNNERS: dict[tuple[str, str], Restore] = {}  # one process's restorers, loaded once
+
+
+def runner(system: str, path: str) -> Restore:
+    """The restore of ``system`` on a text's ``path``: the rule table, a restorer, or the CLI."""
+    if system == TABLE:
+        return run_rule_table
+    if (system, path) not in RUNNERS:
+        RUNNERS[system, path] = restorer_runner(system) if path == DIRECT else cli_runner(system, path.split()[-1])
+    return RUNNERS[system, path]
 
 
 def measure(restore: Restore, gold: list[str], feed_as_written: bool = True) -> Measured:
@@ -208,21 +212,25 @@ def checkout_state() -> str:
     return head.stdout.strip() + (" with uncommitted changes" if dirty.stdout.strip() else "")
 
 
-def measure_all(texts: list[Text], backends: list[str]) -> list[tuple[Text, dict[str, Measured]]]:
-    """Every system on every text; the rule table once per text, whatever path nokta takes."""
-    by_path = {path: runners(path, backends) for path in {text.path for text in texts}}
-    table: dict[str, Measured] = {}
-    measured = []
-    for text in texts:
-        by_system = {}
-        for system, (restore, fed) in by_path[text.path].items():
-            if system == TABLE and text.name in table:
-                by_system[system] = table[text.name]
-            else:
-                by_system[system] = measure(restore, text.lines, fed)
-        table[text.name] = by_system[TABLE]
-        measured.append((text, by_system))
-        print(text.name, PATH_LABELS[text.path], cell(summary([by_system[backends[-1]]])), flush=True)
+def measure_all(texts: list[Text], backends: list[str], jobs: int) -> list[tuple[Text, dict[str, Measured]]]:
+    """Every system on every text in ``jobs`` processes; the rule table once per text, whatever nokta's path."""
+    tasks = [(text, system) for text in texts for system in backends]
+    tasks += [(text, TABLE) for text in {text.name: text for text in reversed(texts)}.values()]
+    tasks.sort(key=lambda task: -sum(map(len, task[0].lines)))  # longest first, so the processes end together
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            results = list(pool.map(measure_task, tasks))
+    else:
+        results = list(map(measure_task, tasks))
+    done = {(text.name, text.path, system): result for (text, system), result in zip(tasks, results, strict=True)}
+    table = {name: result for (name, _, system), result in done.items() if system == TABLE}
+    return [(text, {TABLE: table[text.name]} | {s: done[text.name, text.path, s] for s in backends}) for text in texts]
+
+
+def measure_task(task: tuple[Text, str]) -> Measured:
+    text, system = task
+    measured = measure(runner(system, text.path), text.lines, feed_as_written=system != TABLE)
+    print(text.name, PATH_LABELS[text.path], system, cell(summary([measured])), flush=True)
     return measured
 
 
@@ -231,13 +239,14 @@ def main() -> None:
     parser.add_argument("--backends", nargs="+", default=["ngram", "default"])
     parser.add_argument("--non-commercial", action="store_true", help="also the non-commercial corpus files")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "genres")
+    parser.add_argument("--jobs", type=int, default=1, help="processes measuring texts side by side")
     parser.add_argument("--code", default=checkout_state(), help="the code measured (default: this checkout's state)")
     parser.add_argument(
         "--model-card", type=Path, nargs="?", const=MODEL_CARD, help="write the genre rows into this model card"
     )
     args = parser.parse_args()
     texts = dev_texts(commercial_only=not args.non_commercial) + held_out_texts()
-    measured = measure_all(texts, args.backends)
+    measured = measure_all(texts, args.backends, args.jobs)
     report = {
         **run_facts(),
         "code": args.code,

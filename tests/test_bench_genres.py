@@ -3,13 +3,16 @@
 from bench.genres import (
     BEGIN,
     CLI_MARKDOWN,
+    CLI_PLAIN,
     DIRECT,
     END,
+    TABLE,
     Measured,
     Text,
     cli_runner,
     markdown,
     measure,
+    measure_all,
     summary,
     table_rows,
     update_model_card,
@@ -107,3 +110,20 @@ def test_the_model_card_table_is_written_between_its_markers_only(tmp_path):
     card.write_text(f"# Card\n\n{BEGIN}\nold table\n{END}\n\n## Next\n", encoding="utf-8")
     update_model_card(card, "| new | table |\n")
     assert card.read_text(encoding="utf-8") == f"# Card\n\n{BEGIN}\n| new | table |\n{END}\n\n## Next\n"
+
+
+def test_each_system_measures_each_text_and_the_rule_table_each_text_once(monkeypatch):
+    calls = []
+
+    def runner(system, path):
+        calls.append((system, path))
+        return folded if system == "x" else unchanged
+
+    monkeypatch.setattr("bench.genres.runner", runner)
+    texts = [Text("a.txt", "news", "dev", DIRECT, GOLD), Text("a.txt", "news", "test", CLI_PLAIN, GOLD)]
+    measured = measure_all(texts, ["x"], jobs=1)
+    assert sorted(calls) == sorted([("x", DIRECT), ("x", CLI_PLAIN), (TABLE, DIRECT)])
+    assert [text for text, _ in measured] == texts
+    for _, by_system in measured:
+        assert by_system[TABLE].changed is None
+        assert by_system["x"].changed == 3
