@@ -42,6 +42,7 @@ def test_a_restorer_that_changes_nothing_scores_what_the_ascii_text_already_has_
         "letter_acc": 2 / 8,
         "word_errors": 3,
         "changed_when_correct": 0.0,
+        "top_errors": [["kapı", "kapi", 1], ["açık", "acik", 1], ["ışık", "isik", 1]],
     }
 
 
