@@ -53,6 +53,16 @@ def test_markdown_fences_with_a_language_are_masked_as_its_code():
     assert masked("markdown", "> ```python\n> # yorum\nmetin") == [">", "yorum", "metin"]  # the quote ends it
 
 
+def test_code_blocks_with_a_language_in_org_rst_and_asciidoc():
+    block = '# dosyayi ac\nx = ac("veri")'
+    org = f"#+begin_src python\n{block}\n#+end_src\n#+begin_src\n# kod\n#+end_src\nmetin"
+    assert masked("org", org) == ["", "dosyayi ac", "veri", "", "", "", "", "metin"]
+    rst = f".. code-block:: python\n   :linenos:\n\n   {block.replace(chr(10), chr(10) + '   ')}\n\nSonra::\n\n   # kod"
+    assert masked("rst", rst) == ["", "", "", "dosyayi ac", "veri", "", "Sonra::", "", ""]
+    adoc = f"[source,python]\n----\n{block}\n----\nmetin\n----\n# kod\n----"
+    assert masked("asciidoc", adoc) == ["", "", "dosyayi ac", "veri", "", "metin", "", "", ""]
+
+
 def test_markdown_lists_and_indented_code():
     text = "- madde\n  devam\n\n      kod\n- iki\n\nParagraf\n\n    kod\n1.  bir\n\n    > alinti"
     out = ["- madde", "devam", "", "", "- iki", "", "Paragraf", "", "", "1. bir", "", "> alinti"]

@@ -1,20 +1,28 @@
-"""AsciiDoc: delimited blocks (listing, literal, passthrough, comment), attributes and inline code blanked."""
+"""AsciiDoc: delimited blocks (listing, literal, passthrough, comment), attributes and inline code blanked.
+
+A listing block under ``[source,python]`` is masked as its language's code.
+"""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Hashable
+from dataclasses import dataclass, replace
 
+from . import code
 from .base import Masker, blank, blank_matches
 
 _DELIMITERS = ("----", "....", "++++", "////")
 _INLINE_RE = re.compile(r"`[^`]+`|\+[^+\s][^+]*\+|(?:https?|ftp|mailto|link|image|xref|include)[:][^\s\[]*")
+_SOURCE_RE = re.compile(r"^\[source,\s*([^\s,\]]+)")
 _META_RE = re.compile(r"^(?::[\w-]+!?:.*|\[[^\]]*\]|include::.*)$")
 
 
 @dataclass(frozen=True)
 class State:
     delimiter: str = ""  # the delimiter line of the open block ("" outside blocks)
+    code: Masker | None = None  # the language a [source,…] line named, for the block it opens
+    inner: Hashable = None  # the code's state
 
 
 TEXT = State()
@@ -25,9 +33,17 @@ def scan(state: State, line: str) -> tuple[str, State]:
     if len(stripped) >= 4 and stripped[:4] in _DELIMITERS and not stripped.strip(stripped[0]):
         if state.delimiter == stripped:
             return blank(line), TEXT  # the block closes
-        return blank(line), (State(stripped) if state == TEXT else state)
-    if state != TEXT:
-        return blank(line), state
+        opened = replace(state, delimiter=stripped) if not state.delimiter else state
+        return blank(line), (opened if stripped == "----" else replace(opened, code=None))
+    if state.delimiter:
+        if state.code is None:
+            return blank(line), state
+        masked, inner = state.code.scan(state.inner, line)
+        return masked, replace(state, inner=inner)
+    source = _SOURCE_RE.match(stripped)
+    if source:
+        masker = code.masker_for_language(source.group(1))
+        return blank(line), State(code=masker, inner=masker.start if masker else None)
     if _META_RE.match(stripped):
         return blank(line), TEXT
     return blank_matches(_INLINE_RE, line), TEXT

@@ -161,3 +161,21 @@ MASKERS = {
     )
     for name, family in FAMILIES.items()
 }
+#: Names a code block's language goes by besides its editor id and file extension.
+_LANGUAGE_ALIASES = {
+    "shell": "bash",
+    "c++": "cpp",
+    "c#": "csharp",
+    "golang": "go",
+    "python3": "python",
+    "py3": "python",
+}
+_BY_LANGUAGE = {
+    name: masker for masker in MASKERS.values() for name in (*masker.language_ids, *(e[1:] for e in masker.extensions))
+}
+_BY_LANGUAGE |= {alias: _BY_LANGUAGE[name] for alias, name in _LANGUAGE_ALIASES.items()}
+
+
+def masker_for_language(name: str) -> Masker | None:
+    """The code masker of a language as a code block names it (``python``, ``js``, ``c++``…), if any."""
+    return _BY_LANGUAGE.get(name.lower())

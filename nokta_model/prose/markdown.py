@@ -60,20 +60,6 @@ _HTML_STARTS = (
     ),
     (7, re.compile(rf"(?:{OPEN_TAG}|{CLOSING_TAG})[ \t]*$")),
 )
-#: Info-string words that name a language by another name than its editor id or file extension.
-_LANGUAGE_ALIASES = {"shell": "bash", "c++": "cpp", "golang": "go", "python3": "python", "py3": "python"}
-
-
-def _code_maskers() -> dict[str, Masker]:
-    by_name = {
-        name: masker
-        for masker in code.MASKERS.values()
-        for name in (*masker.language_ids, *(ext[1:] for ext in masker.extensions))
-    }
-    return by_name | {alias: by_name[name] for alias, name in _LANGUAGE_ALIASES.items()}
-
-
-_CODE_BY_LANGUAGE = _code_maskers()
 
 
 class Block(enum.IntEnum):  # an IntEnum hashes in C: states are hashed for every line
@@ -188,7 +174,7 @@ def _leaf_start(text: str, in_paragraph: bool, depth: int, list_indent: int) -> 
     if fence is not None:
         run = fence.group(1) or fence.group(2)
         info = _INFO_RE.match(text[len(run) :].strip())
-        masker = _CODE_BY_LANGUAGE.get(info.group(1).lower()) if info else None
+        masker = code.masker_for_language(info.group(1)) if info else None
         inner = masker.start if masker else None
         return blank(text), State(Block.FENCE, run, quotes=depth, list_indent=list_indent, code=masker, inner=inner)
     if not text.startswith("<"):

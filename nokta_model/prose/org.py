@@ -1,30 +1,48 @@
-"""Org mode: source/example/export blocks, #+keywords, drawers, verbatim and link targets blanked."""
+"""Org mode: source/example/export blocks, #+keywords, drawers, verbatim and link targets blanked.
+
+A source block that names a language (``#+begin_src python``) is masked as its code.
+"""
 
 from __future__ import annotations
 
-import enum
 import re
+from collections.abc import Hashable
+from dataclasses import dataclass, replace
 
+from . import code
 from .base import Masker, blank, blank_matches
 
-_BEGIN_RE = re.compile(r"^\s*#\+begin_(src|example|export|latex|html)\b", re.IGNORECASE)
+_BEGIN_RE = re.compile(r"^\s*#\+begin_(src|example|export|latex|html)\b(?:[ \t]+(\S+))?", re.IGNORECASE)
 _END_RE = re.compile(r"^\s*#\+end_", re.IGNORECASE)
 _INLINE_RE = re.compile(r"(?<!\w)[=~][^\s=~][^=~]*?[=~](?!\w)|\[\[[^\]]*\]|(?<=\])\]")
 
 
-class State(enum.Enum):
-    TEXT = enum.auto()
-    BLOCK = enum.auto()  # inside #+begin_src … #+end_src (and example, export, …)
+@dataclass(frozen=True)
+class State:
+    block: bool = False  # inside #+begin_src … #+end_src (and example, export, …)
+    code: Masker | None = None  # a source block's language, if it names one
+    inner: Hashable = None  # its state
+
+
+TEXT = State()
 
 
 def scan(state: State, line: str) -> tuple[str, State]:
-    if state is State.BLOCK:
-        return blank(line), (State.TEXT if _END_RE.match(line) else State.BLOCK)
-    if _BEGIN_RE.match(line):
-        return blank(line), State.BLOCK
+    if state.block:
+        if _END_RE.match(line):
+            return blank(line), TEXT
+        if state.code is None:
+            return blank(line), state
+        masked, inner = state.code.scan(state.inner, line)
+        return masked, replace(state, inner=inner)
+    begin = _BEGIN_RE.match(line)
+    if begin:
+        language = begin.group(2) if begin.group(1).lower() == "src" else None
+        masker = code.masker_for_language(language) if language else None
+        return blank(line), State(True, masker, masker.start if masker else None)
     if line.lstrip().startswith(("#+", ":")):
-        return blank(line), State.TEXT
-    return blank_matches(_INLINE_RE, line), State.TEXT
+        return blank(line), TEXT
+    return blank_matches(_INLINE_RE, line), TEXT
 
 
-MASKER = Masker("org", State.TEXT, scan, extensions=(".org",), language_ids=("org",))
+MASKER = Masker("org", TEXT, scan, extensions=(".org",), language_ids=("org",))

@@ -1,10 +1,15 @@
-"""reStructuredText: literal blocks, directives (prose admonitions kept), roles and inline literals blanked."""
+"""reStructuredText: literal blocks, directives (prose admonitions kept), roles and inline literals blanked.
+
+A code directive that names a language (``.. code-block:: python``) is masked as its code.
+"""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Hashable
+from dataclasses import dataclass, replace
 
+from . import code
 from .base import Masker, blank, blank_matches
 
 _EXPLICIT_RE = re.compile(r"^(\s*)\.\.(?:\s|$)")
@@ -12,6 +17,7 @@ _PROSE_DIRECTIVE_RE = re.compile(
     r"^\s*\.\.\s+(note|warning|tip|hint|important|caution|attention|danger|error|admonition|"
     r"seealso|topic|sidebar|rubric|epigraph|highlights|pull-quote|versionadded|versionchanged|deprecated)::"
 )
+_CODE_DIRECTIVE_RE = re.compile(r"^\s*\.\.\s+(?:code-block|code|sourcecode)::\s*(\S+)")
 _INLINE_RE = re.compile(
     r"``.+?``"
     r"|:(?:code|math|file|samp|kbd|command|envvar|option|program|func|class|meth|mod|attr|data|"
@@ -23,6 +29,8 @@ _INLINE_RE = re.compile(
 @dataclass(frozen=True)
 class State:
     literal_indent: int | None = None  # inside a literal block indented deeper than this
+    code: Masker | None = None  # the language of a code directive's block, if it names one
+    inner: Hashable = None  # its state
 
 
 PROSE = State()
@@ -32,13 +40,18 @@ def scan(state: State, line: str) -> tuple[str, State]:
     indent = len(line) - len(line.lstrip())
     if state.literal_indent is not None:
         if not line.strip() or indent > state.literal_indent:
-            return blank(line), state
+            if state.code is None:
+                return blank(line), state
+            masked, inner = state.code.scan(state.inner, line)
+            return masked, replace(state, inner=inner)
         state = PROSE
     if _EXPLICIT_RE.match(line):
         if _PROSE_DIRECTIVE_RE.match(line):
             head = line.index("::") + 2
             return blank(line[:head]) + _inline(line[head:]), PROSE
-        return blank(line), State(indent)
+        directive = _CODE_DIRECTIVE_RE.match(line)
+        masker = code.masker_for_language(directive.group(1)) if directive else None
+        return blank(line), State(indent, masker, masker.start if masker else None)
     masked = _inline(line)
     if line.rstrip().endswith("::"):
         return masked, State(indent)
