@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import site
 import subprocess
 import sys
 import tarfile
@@ -41,10 +42,22 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def environment(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh virtualenv with the wheel; dependencies (torch, pygls…) from this environment."""
+    """A fresh virtualenv with the wheel; dependencies (torch, pygls…) from the environment
+    running the tests. (``system_site_packages`` would give the base interpreter's, which
+    lacks them when the tests run in a virtualenv, as the README sets one up.) The folders
+    are listed in a ``.pth`` file: their own ``.pth`` files, such as an editable install's
+    hook back into the checkout, are not run, so ``nokta_model`` is the wheel's."""
     folder = tmp_path_factory.mktemp("venv")
-    venv.create(folder, system_site_packages=True, with_pip=True)
+    venv.create(folder, with_pip=True)
     python = folder / "bin" / "python"
+    purelib = subprocess.run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    running = [*site.getsitepackages(), *([site.getusersitepackages()] if site.ENABLE_USER_SITE else [])]
+    (Path(purelib) / "nokta-test-dependencies.pth").write_text("\n".join(running) + "\n", encoding="utf-8")
     subprocess.run(
         [python, "-m", "pip", "install", "--no-deps", "--no-index", str(wheel)],
         env=USER_ENV,
