@@ -22,7 +22,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Hashable
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from . import code, html
 from .base import Masker, blank
@@ -71,15 +71,14 @@ class Block(enum.IntEnum):  # an IntEnum hashes in C: states are hashed for ever
     HTML = enum.auto()
 
 
-@dataclass(frozen=True)
-class State:
+class State(NamedTuple):  # a tuple: built and hashed in C, once per line
     block: Block
     closer: str = ""  # FRONT_MATTER: --- or +++; FENCE: its run of backticks or tildes
     html_kind: int = 0  # HTML: CommonMark's kind, 1 to 7
     quotes: int = 0  # FENCE, HTML: the blockquote depth it opened in (fewer markers close it)
     list_indent: int = 0  # the column the innermost open list item's content starts at
     comment: bool = False  # PARAGRAPH: an HTML comment opened in it is still open
-    code: Masker | None = None  # FENCE: the masker of its language, if it names one
+    language: str = ""  # FENCE: the format of its language's code masker (code-hash…), if it names one
     inner: Hashable = None  # FENCE: the code masker's state
     html_state: html.State = html.TEXT  # HTML kinds 6 and 7: the HTML masker's state
 
@@ -113,17 +112,17 @@ def _inside(state: State, line: str, start: int) -> tuple[str, State]:
         text = content.strip()
         if text.startswith(state.closer) and not text.strip(state.closer[0]):
             return blank(line), after
-        if state.code is None:
+        if not state.language:
             return blank(line), state
-        masked, inner = state.code.scan(state.inner, content)
-        return head + masked, replace(state, inner=inner)
+        masked, inner = code.MASKERS[state.language].scan(state.inner, content)
+        return head + masked, (state if inner == state.inner else state._replace(inner=inner))
     if state.html_kind <= 5:
         ended = _HTML_ENDS[state.html_kind].search(content)
         return (_raw_html_until(line, start + ended.end()), after) if ended else (blank(line), state)
     if not content.strip():
         return line, after
     masked, inner = html.scan(state.html_state, content)
-    return head + masked, replace(state, html_state=inner)
+    return head + masked, (state if inner == state.html_state else state._replace(html_state=inner))
 
 
 def _block_line(state: State, line: str, start: int, depth: int) -> tuple[str, State]:
@@ -175,8 +174,9 @@ def _leaf_start(text: str, in_paragraph: bool, depth: int, list_indent: int) -> 
         run = fence.group(1) or fence.group(2)
         info = _INFO_RE.match(text[len(run) :].strip())
         masker = code.masker_for_language(info.group(1)) if info else None
-        inner = masker.start if masker else None
-        return blank(text), State(Block.FENCE, run, quotes=depth, list_indent=list_indent, code=masker, inner=inner)
+        language, inner = (masker.name, masker.start) if masker else ("", None)
+        opened = State(Block.FENCE, run, quotes=depth, list_indent=list_indent, language=language, inner=inner)
+        return blank(text), opened
     if not text.startswith("<"):
         return None
     for kind, pattern in _HTML_STARTS:
@@ -190,7 +190,7 @@ def _leaf_start(text: str, in_paragraph: bool, depth: int, list_indent: int) -> 
                 return blank(text), opened
             return _raw_html_until(text, ended.end()), State(Block.TEXT, list_indent=list_indent)
         masked, inner = html.scan(html.TEXT, text)
-        return masked, replace(opened, html_state=inner)
+        return masked, opened._replace(html_state=inner)
     return None
 
 
