@@ -21,7 +21,7 @@ _META_RE = re.compile(r"^(?::[\w-]+!?:.*|\[[^\]]*\]|include::.*)$")
 @dataclass(frozen=True)
 class State:
     delimiter: str = ""  # the delimiter line of the open block ("" outside blocks)
-    code: Masker | None = None  # the language a [source,…] line named, for the block it opens
+    language: str = ""  # the language a [source,…] line named, for the block it opens (its code masker's format)
     inner: Hashable = None  # the code's state
 
 
@@ -34,16 +34,16 @@ def scan(state: State, line: str) -> tuple[str, State]:
         if state.delimiter == stripped:
             return blank(line), TEXT  # the block closes
         opened = replace(state, delimiter=stripped) if not state.delimiter else state
-        return blank(line), (opened if stripped == "----" else replace(opened, code=None))
+        return blank(line), (opened if stripped == "----" else replace(opened, language=""))
     if state.delimiter:
-        if state.code is None:
+        if not state.language:
             return blank(line), state
-        masked, inner = state.code.scan(state.inner, line)
-        return masked, replace(state, inner=inner)
+        masked, inner = code.MASKERS[state.language].scan(state.inner, line)
+        return masked, (state if inner == state.inner else replace(state, inner=inner))
     source = _SOURCE_RE.match(stripped)
     if source:
-        masker = code.masker_for_language(source.group(1))
-        return blank(line), State(code=masker, inner=masker.start if masker else None)
+        language, inner = code.block_start(source.group(1))
+        return blank(line), State(language=language, inner=inner)
     if _META_RE.match(stripped):
         return blank(line), TEXT
     return blank_matches(_INLINE_RE, line), TEXT

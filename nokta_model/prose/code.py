@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import partial
 
@@ -176,6 +177,8 @@ _BY_LANGUAGE = {
 _BY_LANGUAGE |= {alias: _BY_LANGUAGE[name] for alias, name in _LANGUAGE_ALIASES.items()}
 
 
-def masker_for_language(name: str) -> Masker | None:
-    """The code masker of a language as a code block names it (``python``, ``js``, ``c++``…), if any."""
-    return _BY_LANGUAGE.get(name.lower())
+def block_start(language: str | None) -> tuple[str, Hashable]:
+    """(the format of the code masker of a code block's language as the block names it:
+    ``python``, ``js``, ``c++``…; its first state), or ("", None) when no masker knows it."""
+    masker = _BY_LANGUAGE.get(language.lower()) if language else None
+    return (masker.name, masker.start) if masker else ("", None)

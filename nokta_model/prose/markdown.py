@@ -173,8 +173,7 @@ def _leaf_start(text: str, in_paragraph: bool, depth: int, list_indent: int) -> 
     if fence is not None:
         run = fence.group(1) or fence.group(2)
         info = _INFO_RE.match(text[len(run) :].strip())
-        masker = code.masker_for_language(info.group(1)) if info else None
-        language, inner = (masker.name, masker.start) if masker else ("", None)
+        language, inner = code.block_start(info.group(1) if info else None)
         opened = State(Block.FENCE, run, quotes=depth, list_indent=list_indent, language=language, inner=inner)
         return blank(text), opened
     if not text.startswith("<"):

@@ -20,7 +20,7 @@ _INLINE_RE = re.compile(r"(?<!\w)[=~][^\s=~][^=~]*?[=~](?!\w)|\[\[[^\]]*\]|(?<=\
 @dataclass(frozen=True)
 class State:
     block: bool = False  # inside #+begin_src … #+end_src (and example, export, …)
-    code: Masker | None = None  # a source block's language, if it names one
+    language: str = ""  # a source block's language, if it names one (its code masker's format)
     inner: Hashable = None  # its state
 
 
@@ -31,15 +31,14 @@ def scan(state: State, line: str) -> tuple[str, State]:
     if state.block:
         if _END_RE.match(line):
             return blank(line), TEXT
-        if state.code is None:
+        if not state.language:
             return blank(line), state
-        masked, inner = state.code.scan(state.inner, line)
-        return masked, replace(state, inner=inner)
+        masked, inner = code.MASKERS[state.language].scan(state.inner, line)
+        return masked, (state if inner == state.inner else replace(state, inner=inner))
     begin = _BEGIN_RE.match(line)
     if begin:
-        language = begin.group(2) if begin.group(1).lower() == "src" else None
-        masker = code.masker_for_language(language) if language else None
-        return blank(line), State(True, masker, masker.start if masker else None)
+        language, inner = code.block_start(begin.group(2) if begin.group(1).lower() == "src" else None)
+        return blank(line), State(True, language, inner)
     if line.lstrip().startswith(("#+", ":")):
         return blank(line), TEXT
     return blank_matches(_INLINE_RE, line), TEXT

@@ -29,7 +29,7 @@ _INLINE_RE = re.compile(
 @dataclass(frozen=True)
 class State:
     literal_indent: int | None = None  # inside a literal block indented deeper than this
-    code: Masker | None = None  # the language of a code directive's block, if it names one
+    language: str = ""  # the language of a code directive's block, if it names one (its code masker's format)
     inner: Hashable = None  # its state
 
 
@@ -40,18 +40,18 @@ def scan(state: State, line: str) -> tuple[str, State]:
     indent = len(line) - len(line.lstrip())
     if state.literal_indent is not None:
         if not line.strip() or indent > state.literal_indent:
-            if state.code is None:
+            if not state.language:
                 return blank(line), state
-            masked, inner = state.code.scan(state.inner, line)
-            return masked, replace(state, inner=inner)
+            masked, inner = code.MASKERS[state.language].scan(state.inner, line)
+            return masked, (state if inner == state.inner else replace(state, inner=inner))
         state = PROSE
     if _EXPLICIT_RE.match(line):
         if _PROSE_DIRECTIVE_RE.match(line):
             head = line.index("::") + 2
             return blank(line[:head]) + _inline(line[head:]), PROSE
         directive = _CODE_DIRECTIVE_RE.match(line)
-        masker = code.masker_for_language(directive.group(1)) if directive else None
-        return blank(line), State(indent, masker, masker.start if masker else None)
+        language, inner = code.block_start(directive.group(1) if directive else None)
+        return blank(line), State(indent, language, inner)
     masked = _inline(line)
     if line.rstrip().endswith("::"):
         return masked, State(indent)
