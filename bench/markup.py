@@ -348,7 +348,8 @@ def report(result: dict) -> str:
         "and readying the masker in a fresh process (tree-sitter: on top of nokta_model.prose). edit: bringing "
         "the masks up to date after one character typed mid-file (tree-sitter: incremental re-parse of the block "
         "tree only). peak MB: a fresh process masking the large file (x8: eight copies), beyond readying the "
-        "masker. install MB: unpacked size of the packages needed beyond nokta. Timings were taken while other "
+        "masker (0.0: within the peak the imports reach). install MB: unpacked size of the packages needed "
+        "beyond nokta. Timings were taken while other "
         "jobs shared the machine."
     )
     return markdown_table(header, rows, caption, note)
