@@ -4,9 +4,12 @@ A sentence's evidence is counted on its ASCII-folded words: common Turkish words
 suffixes and letters only Turkish has (ç ğ ı ö ş ü) against common English words and
 English-only spelling (w, x, q, "th", "-ing", "-tion", "n't"). Words that are common
 in both languages once asciified ("is"/"iş", "on", "can", "her", "sure"/"süre") count
-for neither. A sentence without evidence takes the language of the nearest decided
-sentence before it (after it at the start of a document); a document without any
-evidence is taken as Turkish. Non-Turkish sentences are blanked before the model.
+for neither. A sentence is English only when clearly so, with at least two English
+words (``Framework 4.8 cikti!`` is Turkish with an English term: the restorer decides
+such words one by one, ``nokta_model.codeswitch``). A sentence without evidence takes the
+language of the nearest decided sentence before it (after it at the start of a
+document); a document without any evidence is taken as Turkish. Non-Turkish sentences
+are blanked before the model.
 """
 
 from __future__ import annotations
@@ -115,8 +118,8 @@ def _scored_sentence(line: str, start: int, end: int) -> Sentence:
     """The sentence's evidence; its English clauses are set apart so that the rest
     decides (Toplanti yarin, it is urgent though: a Turkish sentence with an English clause)."""
     scores = _word_scores(line[start:end])
-    if scores.count(-1) < ENGLISH_CLAUSE_WORDS:  # too few English words for an English clause
-        return Sentence(start, end, sum(scores), ())
+    if scores.count(-1) < ENGLISH_CLAUSE_WORDS:  # too few English words for an English clause, or sentence
+        return Sentence(start, end, max(0, sum(scores)), ())
     english: list[tuple[int, int]] = []
     total = rest = 0
     for clause in _CLAUSE_RE.finditer(line, start, end):
