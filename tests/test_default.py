@@ -185,7 +185,7 @@ def test_the_shipped_default_is_the_lattice_with_every_model():
     assert SHIPPED.stat().st_size <= 15_000_000
     shipped = load_restorer("default", device="cpu")
     assert isinstance(shipped, DefaultRestorer)
-    assert "ud_imst.txt" not in {entry["file"] for entry in shipped.neural.meta["data_mix"]}
+    assert "ud_imst.txt" not in {entry["file"] for entry in shipped.neural.load().meta["data_mix"]}
     assert shipped.restore(["Bugun hava cok guzel."]) == ["Bugün hava çok güzel."]
     [suggestions] = shipped.suggest(["Bugün hava cok guzel."])
     assert [(s.replacement, s.attested) for s in suggestions] == [("çok", True), ("güzel", True)]
