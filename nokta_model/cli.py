@@ -3,18 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 import os
-import re
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from io import BufferedIOBase, BytesIO
+from io import BytesIO
 from pathlib import Path
 from typing import cast
-
-from tqdm import tqdm
 
 from . import __version__
 from .backends import BACKENDS, keep_for_life, load_restorer, set_torch_defaults
@@ -25,8 +20,9 @@ from .check.words import WORKSPACE_FILE
 from .cluster.corpus import add_corpus_command
 from .errors import NoktaError
 from .evaluate import Metrics, evaluate
-from .pipeline import FILE_UNDECIDED_LINES, Piece, decode_text, prose_batches, restore_pieces
-from .prose import FORMATS, PLAIN, Masker, format_for_path, masker_for, masker_for_language_id
+from .pipeline import decode_text, restore_pieces
+from .prose import FORMATS, masker_for_language_id
+from .restore_io import Source, StandardOutput, open_sources, source_batches, unified_diff
 from .safe_output import StagedFile, Stopped, commit_all, stage, stop_on_signals
 from .training import TRAINERS
 from .workers import WorkerPool
@@ -65,7 +61,7 @@ def _add_format_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", default="auto", type=format_name, metavar="FORMAT", help=FORMAT_HELP)
 
 
-def _parser() -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="nokta", description="Restore Turkish diacritics (ç ğ ı ö ş ü İ).")
     parser.add_argument("--version", action="version", version=f"nokta {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -140,70 +136,11 @@ def _read_text(path: Path) -> str:
     return decode_text(data, str(path))
 
 
-@dataclass
-class _Source:
-    name: str
-    stream: BufferedIOBase
-    size: int | None  # bytes, for files
-    masker: Masker
-    path: Path | None = None
-    read: int = 0  # bytes read so far
-
-
-def _open_sources(files: list[Path], format_name: str, whole: bool = False) -> list[_Source]:
-    """The inputs as streams; ``whole`` reads each into memory first (for a diff)."""
-    if not files:
-        masker = PLAIN if format_name == "auto" else masker_for(format_name)
-        stdin = cast(BufferedIOBase, sys.stdin.buffer)
-        return [_Source("standard input", BytesIO(stdin.read()) if whole else stdin, None, masker)]
-    sources = []
-    for path in files:
-        masker = masker_for(format_for_path(str(path)) if format_name == "auto" else format_name)
-        try:
-            stream = BytesIO(path.read_bytes()) if whole else open(path, "rb")  # noqa: SIM115
-            sources.append(_Source(str(path), stream, path.stat().st_size, masker, path))
-        except OSError as error:
-            raise NoktaError(f"{path}: {error.strerror or error}") from None
-    return sources
-
-
-class _StandardOutput:
-    """Standard output as bytes, flushed after every batch (so a pipe sees each line)."""
-
-    def __init__(self) -> None:
-        try:
-            os.fstat(1)
-        except OSError:
-            raise NoktaError("standard output is closed") from None
-        self.stream = open(1, "wb", closefd=False)  # noqa: SIM115
-
-    def write(self, text: str) -> None:
-        try:
-            self.stream.write(text.encode("utf-8"))
-            self.stream.flush()
-        except BrokenPipeError:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # nothing more reaches the closed pipe
-            raise NoktaError("standard output was closed before the end (broken pipe)") from None
-        except OSError as error:
-            raise NoktaError(f"standard output: {error.strerror or error}") from None
-
-
-def _jobs(requested: int, sources: list[_Source]) -> int:
+def _jobs(requested: int, sources: list[Source]) -> int:
     if requested:
         return requested
     total = sum(source.size or 0 for source in sources)
     return os.cpu_count() or 1 if total >= AUTO_JOBS_BYTES else 1
-
-
-def _batches(source: _Source) -> Iterator[list[tuple[Piece, str]]]:
-    """The source's batches, with a progress bar on a terminal for a file."""
-    show = source.size is not None and sys.stderr.isatty()
-    undecided = FILE_UNDECIDED_LINES if source.path else 0  # a pipe's lines come out as they arrive
-    with tqdm(total=source.size, unit="B", unit_scale=True, desc=source.name, disable=not show) as bar:
-        for decided, read in prose_batches(source.stream, source.name, source.masker, undecided):
-            bar.update(read - bar.n)
-            source.read = read
-            yield decided
 
 
 def _restore(args: argparse.Namespace) -> int:
@@ -212,14 +149,14 @@ def _restore(args: argparse.Namespace) -> int:
     preview = args.diff or args.check
     if preview and (args.output or args.in_place):
         raise UsageError("--diff and --check write no file; drop --output and --in-place")
-    sources = _open_sources(args.files, args.format, whole=preview)
+    sources = open_sources(args.files, args.format, whole=preview)
     jobs = _jobs(args.jobs, sources)
     pool = WorkerPool(args.backend, args.device, jobs) if jobs > 1 else None
     restorer = None if pool else load_restorer(args.backend, device=args.device)
     keep_for_life()
 
-    def restored(source: _Source) -> Iterator[str]:
-        batches = _batches(source)
+    def restored(source: Source) -> Iterator[str]:
+        batches = source_batches(source)
         if pool:
             return pool.restore(batches)
         assert restorer is not None
@@ -235,7 +172,7 @@ def _restore(args: argparse.Namespace) -> int:
                 assert source.path is not None  # --in-place takes files only
                 _restore_into(stage(source.path, staged, in_place=True), restored(source))
         else:
-            output = stage(args.output, staged) if args.output else _StandardOutput()
+            output = stage(args.output, staged) if args.output else StandardOutput()
             for source in sources:
                 _restore_into(output, restored(source))
         commit_all(staged)
@@ -253,15 +190,15 @@ def _restore(args: argparse.Namespace) -> int:
     return 1 if preview and args.check and changed else 0
 
 
-def _restore_into(output: StagedFile | _StandardOutput, texts: Iterator[str]) -> None:
+def _restore_into(output: StagedFile | StandardOutput, texts: Iterator[str]) -> None:
     for text in texts:
         output.write(text)
 
 
-def _preview(sources: list[_Source], restored: Callable[[_Source], Iterator[str]], diff: bool) -> int:
+def _preview(sources: list[Source], restored: Callable[[Source], Iterator[str]], diff: bool) -> int:
     """Print each changed source's diff (``diff``) or its name; how many would change."""
     changed = 0
-    output = _StandardOutput()
+    output = StandardOutput()
     for source in sources:
         before = cast(BytesIO, source.stream).getvalue().decode("utf-8")  # restored() checked it is UTF-8
         after = "".join(restored(source))
@@ -273,15 +210,6 @@ def _preview(sources: list[_Source], restored: Callable[[_Source], Iterator[str]
         else:
             print(f"would restore {source.name}", file=sys.stderr)
     return changed
-
-
-_LINE_RE = re.compile(r"[^\n]*\n|[^\n]+")
-
-
-def unified_diff(before: str, after: str, name: str) -> str:
-    """A unified diff that ``patch`` applies, with its "No newline at end of file" marks."""
-    lines = difflib.unified_diff(_LINE_RE.findall(before), _LINE_RE.findall(after), name, name)
-    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -298,7 +226,7 @@ def _check(args: argparse.Namespace) -> int:
     found = [f for name, data in inputs for f in file_findings(name, data, args.format, restorer, options)]
     report = render(found, args.output_format, __version__)
     if report:
-        _StandardOutput().write(report)
+        StandardOutput().write(report)
     return 1 if found else 0
 
 
@@ -358,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
     # more cores. With torch's default of one per core, a whole restore ran 3× slower on
     # two cores shared with other work, the threads spinning for a busy core.
     set_torch_defaults()
-    parser = _parser()
+    parser = build_parser()
     args = parser.parse_args(argv)
     stop_on_signals()
     # Where exit status 1 means findings (check, restore --check), an error is 2.

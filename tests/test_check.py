@@ -13,7 +13,7 @@ import pytest
 
 from nokta_lsp.settings import Settings
 from nokta_model.check.findings import CheckOptions, SuggestionCache, check
-from nokta_model.cli import _parser
+from nokta_model.cli import build_parser
 from nokta_model.prose import masker_for
 
 NOKTA = [sys.executable, "-m", "nokta_model"]
@@ -51,7 +51,7 @@ def test_correct_text_exits_0_and_prints_nothing(docs):
 
 
 def test_the_cli_finds_what_the_servers_checker_finds_with_its_defaults(docs):
-    args = _parser().parse_args(["check", "a.md"])
+    args = build_parser().parse_args(["check", "a.md"])
     assert args.threshold == Settings().confidenceThreshold
     from nokta_model import load_restorer
 

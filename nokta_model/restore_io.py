@@ -1,0 +1,86 @@
+"""`nokta restore`'s inputs and standard output: files or standard input as streams of
+decided pieces, a progress bar on a terminal, and unified diffs for ``--diff``."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from io import BufferedIOBase, BytesIO
+from pathlib import Path
+from typing import cast
+
+from tqdm import tqdm
+
+from .errors import NoktaError
+from .pipeline import FILE_UNDECIDED_LINES, Piece, prose_batches
+from .prose import PLAIN, Masker, format_for_path, masker_for
+
+
+@dataclass
+class Source:
+    name: str
+    stream: BufferedIOBase
+    size: int | None  # bytes, for files
+    masker: Masker
+    path: Path | None = None
+
+
+def open_sources(files: list[Path], format_name: str, whole: bool = False) -> list[Source]:
+    """The inputs as streams; ``whole`` reads each into memory first (for a diff)."""
+    if not files:
+        masker = PLAIN if format_name == "auto" else masker_for(format_name)
+        stdin = cast(BufferedIOBase, sys.stdin.buffer)
+        return [Source("standard input", BytesIO(stdin.read()) if whole else stdin, None, masker)]
+    sources = []
+    for path in files:
+        masker = masker_for(format_for_path(str(path)) if format_name == "auto" else format_name)
+        try:
+            stream = BytesIO(path.read_bytes()) if whole else open(path, "rb")  # noqa: SIM115
+            sources.append(Source(str(path), stream, path.stat().st_size, masker, path))
+        except OSError as error:
+            raise NoktaError(f"{path}: {error.strerror or error}") from None
+    return sources
+
+
+class StandardOutput:
+    """Standard output as bytes, flushed after every batch (so a pipe sees each line)."""
+
+    def __init__(self) -> None:
+        try:
+            os.fstat(1)
+        except OSError:
+            raise NoktaError("standard output is closed") from None
+        self.stream = open(1, "wb", closefd=False)  # noqa: SIM115
+
+    def write(self, text: str) -> None:
+        try:
+            self.stream.write(text.encode("utf-8"))
+            self.stream.flush()
+        except BrokenPipeError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)  # nothing more reaches the closed pipe
+            raise NoktaError("standard output was closed before the end (broken pipe)") from None
+        except OSError as error:
+            raise NoktaError(f"standard output: {error.strerror or error}") from None
+
+
+def source_batches(source: Source) -> Iterator[list[tuple[Piece, str]]]:
+    """The source's batches, with a progress bar on a terminal for a file."""
+    show = source.size is not None and sys.stderr.isatty()
+    undecided = FILE_UNDECIDED_LINES if source.path else 0  # a pipe's lines come out as they arrive
+    with tqdm(total=source.size, unit="B", unit_scale=True, desc=source.name, disable=not show) as bar:
+        for decided, read in prose_batches(source.stream, source.name, source.masker, undecided):
+            bar.update(read - bar.n)
+            yield decided
+
+
+_LINE_RE = re.compile(r"[^\n]*\n|[^\n]+")
+
+
+def unified_diff(before: str, after: str, name: str) -> str:
+    """A unified diff that ``patch`` applies, with its "No newline at end of file" marks."""
+    lines = difflib.unified_diff(_LINE_RE.findall(before), _LINE_RE.findall(after), name, name)
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
