@@ -18,6 +18,7 @@ from nokta_model.check.findings import CheckOptions, Finding, document_masker
 from nokta_model.prose import Masker
 
 from .analysis import Analysis, Snapshot
+from .autocorrect import Autocorrector
 from .dictionary import Dictionary
 from .documents import Codec, Document, DocumentStore
 from .engine import Engine, Loader
@@ -74,6 +75,8 @@ class Session:
         self._settings_warnings: set[str] = set()  # shown for the settings now in force
         #: Work-done progress tokens of documents whose analysis is published in parts.
         self.checking: dict[str, str] = {}
+        #: Each document's autocorrect state (``features.autocorrect``), made on its first request.
+        self.autocorrectors: dict[str, Autocorrector] = {}
 
     @property
     def codec(self) -> Codec:
@@ -126,6 +129,7 @@ class Session:
         self._completed.pop(uri, None)
         self._skipped.discard(uri)
         self.dictionary.per_document.pop(uri, None)
+        self.autocorrectors.pop(uri, None)
 
     def uris(self) -> list[str]:
         return [document.uri for document in self.documents.all()]

@@ -24,6 +24,9 @@ DEFAULT_FILE_TYPES = (
     "html", "asciidoc", "org", "text",
 )  # fmt: skip
 
+#: The confidence autocorrect needs; chosen on the corpus dev split by ``bench/autocorrect.py --tune``.
+DEFAULT_AUTOCORRECT_THRESHOLD = 0.999
+
 #: Keys under ``nokta`` that only the editor client reads (``nokta.server.path``, ``nokta.trace.server``).
 CLIENT_ONLY_KEYS = ("server", "trace")
 
@@ -47,6 +50,8 @@ class Settings:
     device: str = "auto"
     maxFileSize: int = 5_000_000
     maxLineLength: int = 20_000
+    autocorrect: tuple[str, ...] = DEFAULT_FILE_TYPES
+    autocorrectThreshold: float = DEFAULT_AUTOCORRECT_THRESHOLD
 
     def model_key(self) -> tuple[str, str, str]:
         return (self.backend, self.modelPath, self.device)
@@ -102,6 +107,18 @@ DESCRIPTIONS: dict[str, tuple[str, Any]] = {
     "device": ("Where a neural model runs.", "cpu"),
     "maxFileSize": ("Larger documents (characters) are not checked; one log message says so.", 1_000_000),
     "maxLineLength": ("Longer lines (characters) are not checked.", 5_000),
+    "autocorrect": (
+        "Language ids whose words are restored as you type (`textDocument/onTypeFormatting`, after a space, "
+        "a line break or sentence punctuation), when the model is at least `autocorrectThreshold` sure; "
+        "`[]` turns autocorrect off. The editor must ask: VS Code's `editor.formatOnType`, "
+        "`require('nokta').autocorrect(true)` in Neovim.",
+        ["markdown", "plaintext"],
+    ),
+    "autocorrectThreshold": (
+        "The confidence a word needs to be restored as you type. Chosen on the corpus dev split by "
+        "`bench/autocorrect.py --tune` for next to no wrong changes; never on `shared/bench`.",
+        0.9995,
+    ),
 }
 
 #: Allowed values of the enumerated keys.
@@ -118,6 +135,7 @@ BOUNDS: dict[str, tuple[float, float | None]] = {
     "debounceMs": (0, None),
     "maxFileSize": (0, None),
     "maxLineLength": (0, None),
+    "autocorrectThreshold": (0.0, 1.0),
 }
 
 

@@ -236,3 +236,27 @@ def test_two_fixes_in_quick_succession_leave_the_text_right(tmp_path: Path) -> N
     assert seen["stale"] == 3, "the diagnostics were not stale: the test did not test the race"
     assert "menu" not in seen
     assert seen["lines"] == ["Bugün hava çok guzel"]
+
+
+def test_autocorrect_restores_a_line_typed_in_ascii(tmp_path: Path) -> None:
+    """``require('nokta').autocorrect(true)``: a line typed word by word in insert mode."""
+    (tmp_path / "note.txt").write_text("Ilk satir.\n\n", encoding="utf-8")
+    seen = run_nvim(
+        tmp_path,
+        f"""
+        vim.lsp.config('nokta', {lua_config(autocorrectThreshold=0.9)})
+        vim.lsp.enable('nokta')
+        vim.cmd.edit('note.txt')
+        wait('the model', 120000, function() return #vim.diagnostic.get(0) > 0 end)
+        require('nokta').autocorrect(true)
+        vim.api.nvim_feedkeys('G', 'tx', false)
+        for _, word in ipairs({{ 'Bugun ', 'hava ', 'cok ', 'guzel.', '<CR>ogrenci', '<CR>' }}) do
+          local keys = vim.api.nvim_replace_termcodes('A' .. word, true, false, true)
+          vim.api.nvim_feedkeys(keys, 'tx', false)  -- typed in insert mode, as a writer types
+          vim.wait(300)  -- the server's answer, applied
+        end
+        vim.wait(3000, function() return lines()[3] == 'öğrenci' end)
+        seen.lines = lines()
+    """,
+    )
+    assert seen["lines"] == ["Ilk satir.", "Bugün hava çok güzel.", "öğrenci", ""]

@@ -56,4 +56,78 @@ function M.fix()
   })
 end
 
+local autocorrect_group = vim.api.nvim_create_augroup('nokta.autocorrect', {})
+local autocorrect_ns = vim.api.nvim_create_namespace('nokta.autocorrect')
+
+--- The nokta client of a buffer, if it takes on-type requests with trigger character `ch`.
+---@return vim.lsp.Client?
+local function triggered(bufnr, ch)
+  local client = vim.lsp.get_clients({ bufnr = bufnr, name = 'nokta' })[1]
+  local provider = client and client.server_capabilities.documentOnTypeFormattingProvider
+  if provider and (ch == provider.firstTriggerCharacter or vim.list_contains(provider.moreTriggerCharacter or {}, ch)) then
+    return client
+  end
+end
+
+--- Asks the server which words before the trigger character to restore
+--- (textDocument/onTypeFormatting) and applies its edits, unless the buffer changed meanwhile.
+---@param bufnr integer
+---@param client vim.lsp.Client
+---@param ch string the trigger character typed
+---@param row integer 0-based line after the character
+---@param col integer byte column after the character
+function M.correct(bufnr, client, ch, row, col)
+  local character = vim.lsp.util.character_offset(bufnr, row, col, client.offset_encoding)
+  local params = {
+    textDocument = vim.lsp.util.make_text_document_params(bufnr),
+    position = { line = row, character = character },
+    ch = ch,
+    options = { tabSize = vim.bo[bufnr].tabstop, insertSpaces = vim.bo[bufnr].expandtab },
+  }
+  local tick = vim.b[bufnr].changedtick
+  client:request('textDocument/onTypeFormatting', params, function(err, edits)
+    if err or not edits or #edits == 0 or vim.b[bufnr].changedtick ~= tick then
+      return
+    end
+    vim.lsp.util.apply_text_edits(edits, bufnr, client.offset_encoding)
+  end, bufnr)
+end
+
+--- Turns autocorrect as you type on (or off with `false`): after a space, a line break or
+--- sentence punctuation typed in insert mode, the words just finished are restored when the
+--- server is sure (its `autocorrect` and `autocorrectThreshold` settings). One autocommand
+--- on the characters typed (InsertCharPre); a line break, which has none, is seen by
+--- vim.on_key. Neovim 0.11+.
+---@param enable? boolean default true
+function M.autocorrect(enable)
+  vim.api.nvim_clear_autocmds({ group = autocorrect_group })
+  vim.on_key(nil, autocorrect_ns)
+  if enable == false then
+    return
+  end
+  vim.api.nvim_create_autocmd('InsertCharPre', {
+    group = autocorrect_group,
+    callback = function(args)
+      local ch = vim.v.char
+      local client = triggered(args.buf, ch)
+      if client then
+        local cursor = vim.api.nvim_win_get_cursor(0) -- where the character goes in
+        vim.schedule(function() -- once it is in the buffer
+          M.correct(args.buf, client, ch, cursor[1] - 1, cursor[2] + #ch)
+        end)
+      end
+    end,
+  })
+  vim.on_key(function(_, typed) -- a line break: no InsertCharPre
+    local bufnr = vim.api.nvim_get_current_buf()
+    local client = typed == '\r' and vim.api.nvim_get_mode().mode == 'i' and triggered(bufnr, '\n')
+    if client then
+      vim.schedule(function() -- once the line is broken; the server reads the line above the cursor
+        local cursor = vim.api.nvim_win_get_cursor(0)
+        M.correct(bufnr, client, '\n', cursor[1] - 1, cursor[2])
+      end)
+    end
+  end, autocorrect_ns)
+end
+
 return M

@@ -1,0 +1,127 @@
+"""Autocorrect as the writer types: the words just finished, restored when the model is sure.
+
+Called when a trigger character (space, newline, sentence punctuation) was typed, with
+the document's lines and the position after it. The word just finished and the one or
+two before it (the new right context may have made the model sure of them) are checked
+as the diagnostics check them (the prose masking, the language guard, the writer's
+evidence, the dictionaries), against a threshold of their own (``autocorrectThreshold``);
+on a line whose words so far are all ASCII after a line typed with Turkish letters, the
+strict threshold holds, as on a line typed so. A word the writer typed with a Turkish
+letter is never changed, and a correction the writer undid is not made again for that
+word in the document. No protocol types here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from nokta_model.check.findings import (
+    CheckOptions,
+    SuggestionCache,
+    line_findings,
+    suggestions_for,
+    typed_with_turkish_letters,
+)
+from nokta_model.spans import word_spans
+
+from .edits import WordChange, checked, still_reads
+from .incremental import Context, State, changed_region, derive_row, writer_view
+
+#: Characters after which the words before the cursor are checked.
+TRIGGERS = (" ", "\n", ".", ",", ";", ":", "!", "?")
+#: The word just finished and the two before it.
+WORDS_BACK = 3
+#: Corrections remembered to notice an undo (the latest ones).
+REMEMBERED = 32
+
+
+@dataclass
+class LineStates:
+    """The masker and language state at the start of each line, kept between requests:
+    typing changes the lines at the cursor, so the states of the lines above it stay."""
+
+    lines: tuple[str, ...] = ()
+    states: list[State] = field(default_factory=list)  # states[i]: at the start of line i
+    key: object = None  # what the states were derived with
+
+    def before(self, lines: tuple[str, ...], row: int, context: Context) -> State:
+        key = (context.masker, context.written, context.options.max_line_length)
+        if key != self.key:
+            self.states, self.key = [], key
+        start, _, _ = changed_region(self.lines, lines)
+        del self.states[start + 1 :]  # a line's start state depends on the lines above it only
+        self.lines = lines
+        if not self.states:
+            self.states.append((context.masker.start, None))
+        while len(self.states) <= row:
+            self.states.append(derive_row(lines[len(self.states) - 1], self.states[-1], context).state_out)
+        return self.states[row]
+
+
+@dataclass
+class Autocorrector:
+    """One document's autocorrect state: line states, the corrections made, the words refused."""
+
+    states: LineStates = field(default_factory=LineStates)
+    made: list[WordChange] = field(default_factory=list)
+    refused: set[str] = field(default_factory=set)  # words whose correction the writer undid
+
+    def corrections(
+        self,
+        lines: tuple[str, ...],
+        position: tuple[int, int],
+        newline: bool,
+        context: Context,
+        threshold: float,
+        cache: SuggestionCache,
+    ) -> list[WordChange]:
+        """The words to correct now, before ``position`` (row, code-point column after the
+        trigger), or at the end of the line before it when the trigger was a newline."""
+        self.note_undone(lines)
+        row, column = position
+        if newline:  # the line break ended the line above; the cursor may sit after an indent
+            row -= 1
+            column = len(lines[row]) + 1 if 0 <= row < len(lines) else 0
+        if not 0 <= row < len(lines):
+            return []
+        text = derive_row(lines[row], self.states.before(lines, row, context), context).text
+        (suggestions,) = suggestions_for([text], context.restorer, cache)
+        options = self.options(lines, row, context, threshold)
+        recent = {span.start for span in word_spans(lines[row][:column])[-WORDS_BACK:]}
+        changes = checked(
+            lines,
+            [
+                WordChange(row, f.start, f.end, f.original, f.replacement)
+                for f in line_findings(row, text, suggestions, options)
+                if f.confident and f.start in recent and f.end < column and f.original not in self.refused
+            ],
+        )
+        self.made = (self.made + changes)[-REMEMBERED:]
+        return changes
+
+    @staticmethod
+    def options(lines: Sequence[str], row: int, context: Context, threshold: float) -> CheckOptions:
+        """The diagnostics' options with the autocorrect threshold; the strict one throughout
+        after a line the writer typed with Turkish letters."""
+        options = context.options
+        strict = max(options.strict_threshold, threshold)
+        previous = writer_view(lines[row - 1], context.written) if row > 0 else ""
+        return replace(
+            options,
+            threshold=strict if typed_with_turkish_letters(previous) else threshold,
+            strict_threshold=strict,
+            show_ambiguous=False,
+        )
+
+    def note_undone(self, lines: Sequence[str]) -> None:
+        """Words of corrections made that read as typed again were undone: refused from now
+        on. Corrections whose text moved are forgotten."""
+        kept = []
+        for change in self.made:
+            written = replace(change, old_text=change.new_text)
+            if still_reads(lines, change):
+                self.refused.add(change.old_text)
+            elif still_reads(lines, written):
+                kept.append(change)
+        self.made = kept

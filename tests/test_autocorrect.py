@@ -1,0 +1,98 @@
+"""End to end: autocorrect as you type (textDocument/onTypeFormatting) in the real server
+process with the fixed-lexicon restorer, typed word by word as an editor sends it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from nokta_lsp.autocorrect import TRIGGERS
+from tests.lsp.client import FAKE_SERVER
+from tests.lsp.raw import RawServer
+from tests.test_lsp_edits import Editor
+
+OPTIONS = {"debounceMs": 0, "autocorrectThreshold": 0.98, "backend": "ngram"}  # ngram: no stand-in model first
+
+
+class Typist(Editor):
+    """Types at the end of the document; after a trigger character, asks for on-type edits and applies them."""
+
+    async def type(self, text: str) -> None:
+        for char in text:
+            end = self.position(len(self.text))
+            self.change([{"range": {"start": end, "end": end}, "newText": char}])
+            if char in TRIGGERS:
+                edits = await self.server.request(
+                    "textDocument/onTypeFormatting",
+                    {
+                        "textDocument": {"uri": self.uri},
+                        "position": self.position(len(self.text)),
+                        "ch": char,
+                        "options": {"tabSize": 4, "insertSpaces": True},
+                    },
+                )
+                if edits:
+                    self.change(edits)
+
+
+async def typist(encoding: str = "utf-16", options: dict[str, Any] | None = None, language: str = "plaintext"):
+    server = RawServer(FAKE_SERVER)
+    result = await server.start({**OPTIONS, **(options or {})}, encodings=[encoding])
+    assert result["capabilities"]["documentOnTypeFormattingProvider"] == {
+        "firstTriggerCharacter": " ",
+        "moreTriggerCharacter": list(TRIGGERS[1:]),
+    }
+    editor = Typist(server, f"file:///typed.{'md' if language == 'markdown' else 'txt'}", "", encoding)
+    editor.server.notify("textDocument/didClose", {"textDocument": {"uri": editor.uri}})
+    editor.server.notify(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": editor.uri, "languageId": language, "version": 1, "text": ""}},
+    )
+    await editor.diagnostics()  # the model is loaded
+    return server, editor
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "utf-32"])
+async def test_words_typed_in_ascii_are_restored_as_you_type(encoding: str):
+    server, editor = await typist(encoding)
+    try:
+        await editor.type("Bugun hava cok guzel.\nogrenci is ")
+        assert editor.text == "Bugün hava çok güzel.\nöğrenci is "  # "is" (0.97) is not sure enough
+        await editor.type("cok\n")
+        assert editor.text == "Bugün hava çok güzel.\nöğrenci is çok\n"
+    finally:
+        await server.stop()
+
+
+async def test_words_typed_with_turkish_letters_code_and_off_are_left_alone():
+    server, editor = await typist(language="markdown")
+    try:
+        await editor.type("Çok güzel bir `cok` gun, https://cok.example/guzel ve @guzel.\n")
+        assert editor.text == "Çok güzel bir `cok` gun, https://cok.example/guzel ve @guzel.\n"
+        # the previous line was typed with Turkish letters: "ogrenci" needs the strict threshold (1.0)
+        await editor.type("ogrenci ")
+        assert editor.text.endswith("\nogrenci ")
+    finally:
+        await server.stop()
+    server, editor = await typist(options={"autocorrect": []})
+    try:
+        await editor.type("cok guzel ")
+        assert editor.text == "cok guzel "
+    finally:
+        await server.stop()
+
+
+async def test_a_correction_the_writer_undoes_is_not_made_again():
+    server, editor = await typist()
+    try:
+        await editor.type("cok ")
+        assert editor.text == "çok "
+        undo = {"start": editor.position(0), "end": editor.position(3)}
+        editor.change([{"range": undo, "newText": "cok"}])  # the writer's undo
+        await editor.type("guzel ")
+        assert editor.text == "cok güzel "
+        await editor.type("cok ")
+        assert editor.text == "cok güzel cok "
+    finally:
+        await server.stop()
