@@ -16,6 +16,7 @@ model's. ``nokta train --backend default`` fits the weights on the tune split.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from itertools import islice
 from typing import Protocol
 
@@ -108,18 +109,18 @@ class DefaultRestorer(Restorer):
         lexicon = [_with_harmony_variants(*line) for line in zip(candidates, cuts)]
         context = self.context.twin_probabilities(lines, [_letters_decide(*line) for line in zip(tokens, lexicon)])
         beside_neighbours = self.ngram.attested_neighbours(lexicon)
-        parts = list(zip(lines, tokens, lexicon, context, beside_neighbours))
-        sentences = [
-            sentence_positions(self._line_positions(*line_parts, line_cuts, None))
-            for line_parts, line_cuts in zip(parts, cuts)
-        ]
+        lines_typed = [_typed_line(*line) for line in zip(lines, tokens, lexicon)]
+        parts: list[_LineParts] = list(zip(lines, tokens, lexicon, context, beside_neighbours, lines_typed))
+        words = [self._word_positions(*line_parts) for line_parts in parts]
+        sentences = [sentence_positions(self._with_rules(*line)) for line in zip(lines, tokens, words, cuts)]
         scores = self.ngram.arc_scores(sentences)
         decodings = [decode(sentence, arcs, with_marginals=True) for sentence, arcs in zip(sentences, scores)]
-        network = self._network_probabilities(lines, tokens, sentences, decodings)
-        for index, probabilities in enumerate(network):
-            if probabilities is not None:  # the arcs stay: the network changes no word id
-                sentences[index] = sentence_positions(self._line_positions(*parts[index], cuts[index], probabilities))
-                decodings[index] = decode(sentences[index], scores[index], with_scores)
+        for index, network in self._network_probabilities(lines, tokens, sentences, decodings):
+            # the arcs stay: the network changes no word id
+            words[index] = self._word_positions(*parts[index], network=network, before=words[index])
+            line_words = self._with_rules(lines[index], tokens[index], words[index], cuts[index])
+            sentences[index] = sentence_positions(line_words)
+            decodings[index] = decode(sentences[index], scores[index], with_scores)
         return [
             decoded_rankings(line, word_spans, line_tokens, sentence, decoding, with_scores, line_typed)
             for line, word_spans, line_tokens, sentence, decoding, line_typed in zip(
@@ -127,25 +128,36 @@ class DefaultRestorer(Restorer):
             )
         ]
 
-    def _line_positions(
+    def _word_positions(
         self,
         line: str,
         tokens: list[Span],
         lexicon: list[Position],
         context: np.ndarray,
         beside_neighbours: list[bool],
-        cuts: list[bool],  # per token: a suffix cut off by a hyphen (``_hyphen_cuts``)
-        network: np.ndarray | None,
+        typed_line: bool,
+        network: _NetworkLetters | None = None,
+        before: list[Position] | None = None,
     ) -> list[Position]:
-        typed_line = not line.isascii() and any(
-            spelling_mask(p.key, line[t.start : t.end]) for t, p in zip(tokens, lexicon)
-        )
-        positions = [
-            self._position(line[t.start : t.end], t.start, known, network, context, typed_line, beside)
-            for t, known, beside in zip(tokens, lexicon, beside_neighbours)
+        """Each token's position scored by the letter models; with ``network``, the tokens
+        its windows reach are scored again and the others keep their position in ``before``."""
+        if network is None or before is None:
+            return [
+                self._position(line[t.start : t.end], t.start, known, None, context, typed_line, beside)
+                for t, known, beside in zip(tokens, lexicon, beside_neighbours)
+            ]
+        probabilities = network.probabilities
+        return [
+            self._position(line[t.start : t.end], t.start, known, probabilities, context, typed_line, beside)
+            if network.reaches(t)
+            else old
+            for t, known, beside, old in zip(tokens, lexicon, beside_neighbours, before)
         ]
+
+    def _with_rules(self, line: str, tokens: list[Span], positions: list[Position], cuts: list[bool]) -> list[Position]:
+        """``positions`` with the vowel harmony of suffixes written apart, if weighted."""
         if self.weights.particle_harmony:
-            positions = self._with_vowel_harmony(line, tokens, positions, cuts)
+            return self._with_vowel_harmony(line, tokens, positions, cuts)
         return positions
 
     def _position(
@@ -259,10 +271,10 @@ class DefaultRestorer(Restorer):
 
     def _network_probabilities(
         self, lines: list[str], tokens: list[list[Span]], sentences: list[list[Position]], decodings: list[Decoding]
-    ) -> list[np.ndarray | None]:
-        """Per line, the network's probabilities in windows of ``UNSEEN_CONTEXT`` letters
-        around unseen words and of ``COMPETING_CONTEXT`` around competing words it may still
-        turn (when the weights use the network there); None for a line with neither."""
+    ) -> list[tuple[int, _NetworkLetters]]:
+        """(line index, the network's letters) of each line it is asked about: windows of
+        ``UNSEEN_CONTEXT`` letters around unseen words and of ``COMPETING_CONTEXT`` around
+        competing words it may still turn (when the weights use the network there)."""
         reach = [
             [
                 self._network_reach(position, decoding.best_share(index))
@@ -270,29 +282,52 @@ class DefaultRestorer(Restorer):
             ]
             for sentence, decoding in zip(sentences, decodings)
         ]
-        windows = [_windows(line, t, r) for line, t, r in zip(lines, tokens, reach)]
-        snippets = [(i, a, b) for i, line_windows in enumerate(windows) for a, b in line_windows]
-        result: list[np.ndarray | None] = [
-            None if not w else np.full(len(lines[i]), 0.5) for i, w in enumerate(windows)
+        asked = [
+            (index, _NetworkLetters(np.full(len(lines[index]), 0.5), windows))
+            for index, windows in enumerate(_windows(*line) for line in zip(lines, tokens, reach))
+            if windows
         ]
-        texts = [lines[i][a:b] for i, a, b in snippets]
-        for (index, start, end), p in zip(snippets, self.neural.line_probabilities(texts) if texts else []):
-            line_probabilities = result[index]
-            assert line_probabilities is not None  # every snippet's line has an array
-            line_probabilities[start:end] = p
-        return result
+        snippets = [(letters, a, b) for _, letters in asked for a, b in letters.windows]
+        texts = [lines[index][a:b] for index, letters in asked for a, b in letters.windows]
+        for (letters, start, end), p in zip(snippets, self.neural.line_probabilities(texts) if texts else []):
+            letters.probabilities[start:end] = p
+        return asked
 
     def _network_reach(self, position: Position, best_share: float) -> int:
-        """Letters of context the network reads either side of a word (0: not asked)."""
+        """Letters of context the network reads either side of a word (0: not asked). A
+        word with one spelling (an unseen word without a letter to decide) is not asked."""
+        if len(position.ids) < 2:
+            return 0
         if position.unseen:
             return UNSEEN_CONTEXT if self.weights.unseen_network else 0
-        if len(position.ids) > 1 and best_share < NETWORK_BELOW_SHARE:
+        if best_share < NETWORK_BELOW_SHARE:
             return COMPETING_CONTEXT if self.weights.network else 0
         return 0
 
     def _counted_probabilities(self, key: str, text: str) -> dict[int, float]:
         """The count-based model's letter probabilities for an unseen word."""
         return self.ngram.unseen_letter_probabilities(key, spelling_mask(key, text) or 0)
+
+
+#: What scores a line's positions: line, tokens, lexicon positions, context-model letters,
+#: spellings counted beside a neighbour, a Turkish letter typed on the line.
+_LineParts = tuple[str, list[Span], list[Position], np.ndarray, list[bool], bool]
+
+
+@dataclass
+class _NetworkLetters:
+    """The network's P(Turkish twin) per character of a line (0.5 outside its windows)."""
+
+    probabilities: np.ndarray
+    windows: list[tuple[int, int]]
+
+    def reaches(self, token: Span) -> bool:
+        return any(token.start < end and start < token.end for start, end in self.windows)
+
+
+def _typed_line(line: str, tokens: list[Span], lexicon: list[Position]) -> bool:
+    """Whether the writer typed a Turkish letter in a word of the line."""
+    return not line.isascii() and any(spelling_mask(p.key, line[t.start : t.end]) for t, p in zip(tokens, lexicon))
 
 
 def _letters_decide_at(position: Position) -> bool:
