@@ -1,9 +1,11 @@
 """`nokta corpus IN OUT`: restore every .txt/.jsonl/.parquet file under IN into OUT on Ray Data.
 
 Each file type is one Ray dataset whose rows keep their file's path; ``map_batches`` runs a pool
-of actors that each load the model once. Ray Data is told to preserve order, so rows come back in
-input order (files sorted by path, lines in file order) and the driver writes each file whole,
-through a temporary file renamed into place.
+of actors that each load the model once. Ray Data is told to preserve order, so batches come back
+in input order (files sorted by path, lines in file order). The driver streams them: it holds one
+batch at a time, appends its rows to the temporary file of the file they belong to, and renames
+that into place when the next file's rows begin. A file already in OUT is finished and skipped, so
+running the command again resumes an interrupted run.
 """
 
 from __future__ import annotations
@@ -58,14 +60,21 @@ def run_corpus(args: argparse.Namespace) -> int:
     import ray.data
 
     files = input_files(args.input)
+    todo = [path for path in files if not _output_path(path, args).exists()]
+    if not todo:
+        return 0
     ray.init(address=args.address, include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
     ray.data.DataContext.get_current().execution_options.preserve_order = True
     ray.data.DataContext.get_current().enable_progress_bars = False
     for suffix in SUFFIXES:
-        group = [path for path in files if path.suffix == suffix]
+        group = [path for path in todo if path.suffix == suffix]
         if group:
             _restore_group(ray.data, group, suffix, args)
     return 0
+
+
+def _output_path(path: Path, args: argparse.Namespace) -> Path:
+    return args.output / path.relative_to(args.input)
 
 
 def _read(data: Any, paths: list[str], suffix: str, field: str) -> Any:
@@ -76,7 +85,8 @@ def _read(data: Any, paths: list[str], suffix: str, field: str) -> Any:
 
 
 def _restore_group(data: Any, group: list[Path], suffix: str, args: argparse.Namespace) -> None:
-    dataset = _read(data, [str(path.resolve()) for path in group], suffix, args.field)
+    by_resolved = {str(path.resolve()): path for path in group}
+    dataset = _read(data, list(by_resolved), suffix, args.field)
     if args.field not in dataset.columns():
         raise ValueError(f"{suffix} files under {args.input} have no field {args.field!r}")
     device = "cuda" if args.gpus_per_actor > 0 else "cpu"
@@ -88,19 +98,79 @@ def _restore_group(data: Any, group: list[Path], suffix: str, args: argparse.Nam
         concurrency=args.num_actors,
         num_gpus=args.gpus_per_actor,
     )
-    frame = restored.to_pandas()
-    for path in group:
-        rows = frame[frame["path"] == str(path.resolve())].drop(columns="path")
-        _write(rows, args.output / path.relative_to(args.input), suffix, args.field)
+    writer: _FileWriter | None = None
+    try:
+        for batch in restored.iter_batches(batch_size=None, batch_format="pandas", prefetch_batches=1):
+            for resolved, rows in batch.groupby("path", sort=False):
+                if writer is None or writer.source != resolved:
+                    if writer is not None:
+                        writer.finish()
+                    writer = _FileWriter(resolved, _output_path(by_resolved.pop(resolved), args), suffix, args.field)
+                writer.append(rows.drop(columns="path"))
+        if writer is not None:
+            writer.finish()
+            writer = None
+    finally:
+        if writer is not None:
+            writer.discard()
+    for path in by_resolved.values():  # files without a row
+        _write_empty(path, _output_path(path, args))
 
 
-def _write(rows: Any, target: Path, suffix: str, field: str) -> None:
+def _write_empty(source: Path, target: Path) -> None:
+    """The output of an input without rows: empty, or a Parquet table of its columns and no row."""
     target.parent.mkdir(parents=True, exist_ok=True)
     temporary = target.with_name(f".{target.name}.tmp")
-    if suffix == ".txt":
-        temporary.write_text("".join(f"{line}\n" for line in rows[field]), encoding="utf-8")
-    elif suffix == ".jsonl":
-        rows.to_json(temporary, orient="records", lines=True, force_ascii=False)
+    if source.suffix == ".parquet":
+        import pyarrow.parquet as pq  # type: ignore[import-untyped]
+
+        pq.write_table(pq.read_schema(source).empty_table(), temporary)
     else:
-        rows.to_parquet(temporary, index=False)
+        temporary.write_bytes(b"")
     os.replace(temporary, target)
+
+
+class _FileWriter:
+    """One output file written batch by batch into a temporary file beside it, renamed into
+    place by ``finish``."""
+
+    def __init__(self, source: str, target: Path, suffix: str, field: str) -> None:
+        self.source, self.target, self.suffix, self.field = source, target, suffix, field
+        target.parent.mkdir(parents=True, exist_ok=True)
+        self.temporary = target.with_name(f".{target.name}.tmp")
+        self.handle = None if suffix == ".parquet" else open(self.temporary, "w", encoding="utf-8")  # noqa: SIM115
+        self.parquet: Any = None
+
+    def append(self, rows: Any) -> None:
+        if self.suffix == ".txt":
+            assert self.handle is not None
+            self.handle.write("".join(f"{line}\n" for line in rows[self.field]))
+        elif self.suffix == ".jsonl":
+            rows.to_json(self.handle, orient="records", lines=True, force_ascii=False)
+        else:
+            self._append_parquet(rows)
+
+    def _append_parquet(self, rows: Any) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        if self.parquet is None:
+            table = pa.Table.from_pandas(rows, preserve_index=False)
+            self.parquet = pq.ParquetWriter(self.temporary, table.schema)
+        else:
+            table = pa.Table.from_pandas(rows, schema=self.parquet.schema, preserve_index=False)
+        self.parquet.write_table(table)
+
+    def finish(self) -> None:
+        if self.handle is not None:
+            self.handle.close()
+        else:
+            self.parquet.close()  # opened by the first batch: a writer gets at least one
+        os.replace(self.temporary, self.target)
+
+    def discard(self) -> None:
+        if self.handle is not None:
+            self.handle.close()
+        elif self.parquet is not None:
+            self.parquet.close()
+        self.temporary.unlink(missing_ok=True)
