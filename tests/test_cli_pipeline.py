@@ -13,7 +13,7 @@ NOTE = [
     "Detaylar icin [belgelere bakin](https://ornek.com/cok). @Ozlem bunu gordu.",
     "",
     "It is urgent and this sentence is English.",
-    "```python",
+    "```",  # a fence with no language: code (a ```python fence's comments are restored)
     "# bu yorum degismemeli",
     "```",
     "cok guzel bir gun " * 5_000,  # longer than one piece: cut after a space and joined back
