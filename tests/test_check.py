@@ -91,6 +91,7 @@ def test_sarif_is_valid_against_the_2_1_0_schema(docs):
     jsonschema.Draft4Validator(json.loads(SCHEMA.read_text(encoding="utf-8"))).validate(log)
     (run,) = log["runs"]
     assert run["columnKind"] == "unicodeCodePoints"
+    assert {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in run["results"]} == {"a.md"}
     regions = [r["locations"][0]["physicalLocation"]["region"] for r in run["results"]]
     assert [(r["startLine"], r["startColumn"], r["endColumn"]) for r in regions] == [
         (1, 1, 6),
@@ -99,6 +100,13 @@ def test_sarif_is_valid_against_the_2_1_0_schema(docs):
     ]
     clean = nokta("check", "ok.md", "--backend", "ngram", "--output-format", "sarif", cwd=docs)
     assert clean.returncode == 0 and json.loads(clean.stdout)["runs"][0]["results"] == []
+
+
+def test_sarif_locations_are_uri_references(docs):
+    (docs / "my notes.md").write_text(ASCII, encoding="utf-8")
+    done = nokta("check", "my notes.md", "--backend", "ngram", "--output-format", "sarif", cwd=docs)
+    (first, *_) = json.loads(done.stdout)["runs"][0]["results"]
+    assert first["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "my%20notes.md"
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
 
 from .findings import Finding
 
@@ -115,7 +117,7 @@ def sarif_log(findings: Sequence[FileFinding], version: str) -> str:
             locations=[
                 Location(
                     physical_location=PhysicalLocation(
-                        artifact_location=ArtifactLocation(uri=found.path),
+                        artifact_location=ArtifactLocation(uri=quote(Path(found.path).as_posix())),
                         region=Region(start_line=found.line, start_column=found.column, end_column=found.end_column),
                     )
                 )
