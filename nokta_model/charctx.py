@@ -9,7 +9,9 @@ starts at the letter's prior and walks up the chain, each seen window pulling th
 estimate towards its own counts with Dirichlet smoothing (``SMOOTHING``), so a long
 window seen twice moves it little and one seen a thousand times decides. Everything
 is vectorised over whole batches of text: windows are hashed with a polynomial
-rolling hash over code points and looked up in a sorted table.
+rolling hash over code points and looked up in a sorted table. A letter typed as a
+capital I is not counted: in correct Turkish it is ı (Işık) or, in a foreign word, i
+(Index), so it is evidence of neither.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import numpy as np
 
 from .alphabet import AMBIGUOUS_LOWER, LOWER_TWIN, asciify, tr_lower
 from .errors import ModelFileError
-from .ngram.tables import SortedTable
+from .ngram.tables import SortedTable, delta_planes, from_delta_planes
 from .npz import ArchiveFormat, load_archive, save_archive
 from .spans import Span
 
@@ -175,6 +177,8 @@ def _count_batch(batch: list[tuple[str, int]]) -> _Counts:
     weights = np.zeros(len(codes), dtype=np.int64)
     for start, (line, weight) in zip(starts.tolist(), batch):
         weights[start : start + len(line)] = weight
+    typed, _ = _codes([line for line, _ in batch])
+    weights[typed == ord("I")] = 0  # a capital I is ı or, in a foreign word, i: no evidence
     positions = np.flatnonzero(np.isin(codes, _AMBIGUOUS_CODES))
     is_twin = np.isin(gold[positions], np.array([ord(c) for c in _TWINS], dtype=np.uint32))
     priors = -(codes[positions].astype(np.int64) + 1)  # negative keys: the letter's prior, no context
@@ -229,13 +233,17 @@ def _priors(table: SortedTable) -> np.ndarray:
 
 
 DEFAULT_CONTEXT_MODEL = Path(__file__).resolve().parent / "data" / "context.npz"
-ARCHIVE = ArchiveFormat(
-    "nokta-charctx", 1, {"window_hashes": (np.int64, 1), "window_counts": (np.uint32, 2), "priors": (np.float64, 1)}
+ARCHIVE = ArchiveFormat(  # window hashes stored as ``delta_planes`` (version 2)
+    "nokta-charctx", 2, {"window_hashes": (np.uint8, 2), "window_counts": (np.uint32, 2), "priors": (np.float64, 1)}
 )
 
 
 def save_context_model(model: ContextModel, path: Path, info: dict) -> None:
-    arrays = {"window_hashes": model.table.keys, "window_counts": model.table.values, "priors": model.priors}
+    arrays = {
+        "window_hashes": delta_planes(model.table.keys),
+        "window_counts": model.table.values,
+        "priors": model.priors,
+    }
     save_archive(ARCHIVE, arrays, path, {"chain": [list(w) for w in CHAIN], "smoothing": SMOOTHING, **info})
 
 
@@ -245,6 +253,7 @@ def load_context_model(path: Path | None = None) -> ContextModel:
     if meta.get("chain") != [list(w) for w in CHAIN] or len(arrays["priors"]) != 128:
         raise ModelFileError(f"{path}: counted with other context windows than this nokta uses")
     try:
-        return ContextModel(SortedTable(arrays["window_hashes"], arrays["window_counts"]), arrays["priors"])
+        keys = from_delta_planes(arrays["window_hashes"])
+        return ContextModel(SortedTable(keys, arrays["window_counts"]), arrays["priors"])
     except ValueError as error:
         raise ModelFileError(f"{path}: inconsistent tables ({error})") from None

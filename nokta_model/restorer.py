@@ -11,6 +11,7 @@ twelve letters c g i o s u C G I O S U change, each only into its Turkish pair.
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from typing import NamedTuple
 from .alphabet import AMBIGUOUS, model_lower, nfc_with_offsets, restore_letters
 from .spans import Span, word_spans
 
+_APOSTROPHE_RE = re.compile("['’]")
 #: Ranked (lower-case spelling, probability) candidates for one word.
 Ranking = list[tuple[str, float]]
 
@@ -123,9 +125,24 @@ class Restorer(ABC):
         stays as typed (Intel, not İntel) while Istanbul'da becomes İstanbul'da."""
         return [True] * len(dotted)
 
+    def foreign_words(self, lines: list[str], spans: list[list[Span]]) -> list[list[bool]]:
+        """For each word span of each (NFC, as typed) line, whether the word is foreign
+        (English, an acronym) and stays as typed but for Turkish suffixes after an
+        apostrophe (``codeswitch``). Backends without a lexicon find none."""
+        return [[False] * len(line_spans) for line_spans in spans]
+
     def _rank(self, prepared: list[_Line], with_scores: bool, typed: list[str] | None = None) -> list[list[Ranking]]:
         rankings = self.rank([line.lowered for line in prepared], [line.spans for line in prepared], with_scores, typed)
-        return self._keep_undotted_capitals(prepared, rankings)
+        return self._keep_foreign_words(prepared, self._keep_undotted_capitals(prepared, rankings))
+
+    def _keep_foreign_words(self, prepared: list[_Line], rankings: list[list[Ranking]]) -> list[list[Ranking]]:
+        """Each foreign word (``foreign_words``) spelled as typed: its only candidate."""
+        foreign = self.foreign_words([line.nfc for line in prepared], [line.spans for line in prepared])
+        for line, line_rankings, flags in zip(prepared, rankings, foreign):
+            for index, (span, is_foreign) in enumerate(zip(line.spans, flags)):
+                if is_foreign and line_rankings[index]:
+                    line_rankings[index] = [(_foreign_spelling(line, span, line_rankings[index][0][0]), 1.0)]
+        return rankings
 
     def _keep_undotted_capitals(self, prepared: list[_Line], rankings: list[list[Ranking]]) -> list[list[Ranking]]:
         """Spell i as ı under a typed capital I wherever ``dotted_capitals`` says no."""
@@ -226,6 +243,14 @@ def _as_typed(line: _Line, words: list[tuple[Span, tuple[Alternative, ...]]]) ->
 def _typed_lower(line: _Line) -> str:
     """The line in lower case as typed: ``lowered`` with ı wherever a capital I was typed."""
     return _undotted(line.lowered, line.nfc)
+
+
+def _foreign_spelling(line: _Line, span: Span, best: str) -> str:
+    """A foreign word's lower-case spelling: as typed (ı under a capital I, so it stays I)
+    up to its first apostrophe, ``best`` after it (Issue'yu: a Turkish suffix)."""
+    typed = _undotted(line.lowered[span.start : span.end], line.nfc[span.start : span.end])
+    stem = _APOSTROPHE_RE.search(typed)
+    return typed if stem is None else typed[: stem.start()] + best[stem.start() :]
 
 
 def _undotted(spelling: str, typed: str) -> str:

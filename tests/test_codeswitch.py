@@ -1,6 +1,118 @@
-"""Per-word code-switching: the language guard leaves mixed lines to the restorer."""
+"""Per-word code-switching (``codeswitch``) and the capital I at build time (``ngram.capitals``)."""
 
+import pytest
+
+from nokta_model.codeswitch import WordEvidence, foreign_posteriors, foreign_words, log_ratio
+from nokta_model.ngram.capitals import capitals_line, dotted_reading, is_acronym, resolve, turkish_start
+from nokta_model.ngram.model import NgramRestorer
+from nokta_model.ngram.train import train_ngram
 from nokta_model.prose import keep_turkish
+from tests.tiny_corpus import write_tiny_corpus
+
+TURKISH = WordEvidence(-6.0)
+ENGLISH = WordEvidence(5.0)
+
+
+def test_a_word_far_commoner_in_english_is_foreign_among_turkish_words():
+    assert foreign_words([TURKISH, TURKISH, ENGLISH, TURKISH]) == [False, False, True, False]
+
+
+def test_a_word_common_in_both_languages_takes_its_neighbours_language():
+    both = WordEvidence(1.5)  # on, is, her: a little commoner in English
+    assert foreign_words([TURKISH, both, TURKISH]) == [False, False, False]
+    assert foreign_words([ENGLISH, both, ENGLISH]) == [True, True, True]
+
+
+def test_posteriors_are_probabilities():
+    posteriors = foreign_posteriors([TURKISH, WordEvidence(0.0), ENGLISH])
+    assert all(0.0 < p < 1.0 for p in posteriors)
+    assert posteriors[0] < posteriors[1] < posteriors[2]
+    assert foreign_posteriors([]) == []
+
+
+def test_a_word_typed_with_a_turkish_letter_is_turkish():
+    assert foreign_words([ENGLISH, WordEvidence(5.0, turkish_letter=True), ENGLISH]) == [True, False, True]
+
+
+def test_an_acronym_is_foreign_unless_written_with_turkish_letters_or_a_common_turkish_word():
+    iis, odtu = WordEvidence(-1.0, acronym=True), WordEvidence(-1.0, acronym=True, turkish_acronym=True)
+    cok = WordEvidence(-9.0, acronym=True)  # COK: çok, shouted
+    assert foreign_words([TURKISH, iis, TURKISH, odtu, TURKISH, cok]) == [False, True, False, False, False, False]
+
+
+def test_a_single_letter_says_nothing():
+    assert foreign_words([TURKISH, WordEvidence(8.0, single_letter=True), TURKISH]) == [False, False, False]
+
+
+def test_log_ratio_compares_frequencies_with_floors_for_unknown_words():
+    assert log_ratio(5.0, 1.0, 1e7) > 0 > log_ratio(None, 100.0, 1e7)
+    assert log_ratio(None, 0.0, 1e7) < 0  # unknown to both: Turkish is likelier (its words are many)
+
+
+@pytest.mark.parametrize(
+    ("spelling", "turkish"),
+    [("ışık", True), ("ılık", True), ("ığdır", True), ("ınitial", False), ("ındex", False), ("ıtem", False)],
+)
+def test_a_word_initial_dotless_i_before_a_front_vowel_is_not_turkish(spelling, turkish):
+    assert turkish_start(spelling) is turkish
+
+
+def test_a_capital_i_counts_as_the_spelling_running_text_confirms():
+    written = {"ışık": 40, "instagram": 3, "issue": 2}.get
+
+    def counted(spelling: str, typed: str, english: float = 0.0, listed: tuple = ()) -> str:
+        reading = dotted_reading(spelling, typed)
+        turkish_letter = any(ch in "çğıöşüÇĞİÖŞÜ" for ch in typed.replace("I", ""))
+        return resolve(
+            spelling, reading, turkish_letter, lambda s: written(s, 0), listed.__contains__, lambda _: english
+        )
+
+    assert counted("ışık", "Işık") == "ışık"
+    assert counted("ınstagram", "Instagram") == "instagram"
+    assert counted("ıssue", "Issue") == "issue"
+    assert counted("ınitial", "Initial") == "initial"  # front vowel: never Turkish
+    assert counted("ığdır", "Iğdır") == "ığdır"  # written nowhere else, but typed with ğ
+    assert counted("ınput", "Input", english=4.4) == "input"
+    assert counted("ıslak", "Islak", listed=("ıslak",)) == "ıslak"
+
+
+def test_acronyms_and_lines_in_capitals():
+    assert is_acronym("IIS") and is_acronym("ODTÜ") and not is_acronym("Index") and not is_acronym("KUYRUKLAR")
+    assert capitals_line("BU OTEL ÇOK GÜZEL.") and not capitals_line("Bu IIS sunucusu.")
+
+
+@pytest.fixture(scope="module")
+def capitals_model(tmp_path_factory):
+    lines = [
+        "Yeni bir Issue açtım ve Index sayfası bozuk.",
+        "Bu issue kapandı, index de güncel.",
+        "Işık yandı, ışık söndü.",
+        "İstanbul çok güzel, istanbul'da yaşıyorum.",
+        "ODTÜ ve İTÜ öğrencileri geldi.",
+        "IIS sunucusu yeniden başladı.",
+        "Bu yasa meclisten geçti.",
+        "Çok yaşa sen de.",
+    ] * 3
+    corpus = write_tiny_corpus(tmp_path_factory.mktemp("corpus"), lines, ["ışık"])
+    return NgramRestorer(train_ngram(corpus, log=lambda _: None))
+
+
+def test_the_count_spells_a_capital_i_as_running_text_does(capitals_model):
+    counts = capitals_model.counts(["ıssue", "issue", "ındex", "index", "ışık", "istanbul"])
+    assert counts[0] == 0 and counts[1] > 0 and counts[2] == 0 and counts[3] > 0
+    assert counts[4] > 0 and counts[5] > 0
+
+
+def test_a_word_running_text_writes_under_a_capital_i_keeps_it(capitals_model):
+    assert capitals_model.restore(["Index sayfasi", "Istanbul'da", "Isik yandi"]) == [
+        "Index sayfası",
+        "İstanbul'da",
+        "Işık yandı",
+    ]
+
+
+def test_acronyms_keep_their_letters_unless_running_text_writes_them_turkish(capitals_model):
+    assert capitals_model.restore(["IIS ve ODTU ogrencileri geldi."]) == ["IIS ve ODTÜ öğrencileri geldi."]
 
 
 def test_the_language_guard_leaves_a_turkish_line_with_an_english_term_to_the_restorer():

@@ -1,5 +1,6 @@
 """The count-based model: counting on a tiny corpus, decoding, and its artifact file."""
 
+import dataclasses
 import os
 import pickle
 import zipfile
@@ -10,7 +11,7 @@ import pytest
 from nokta_model.errors import ModelFileError
 from nokta_model.lattice import BOS, EOS, UNK
 from nokta_model.ngram.artifact import DEFAULT_ARTIFACT, load_model, read_meta, save_model
-from nokta_model.ngram.lm import BACKOFF, LanguageModel
+from nokta_model.ngram.lm import BACKOFF
 from nokta_model.ngram.model import NgramRestorer
 from nokta_model.ngram.tables import SortedTable, pack
 from nokta_model.ngram.train import train_ngram
@@ -59,7 +60,7 @@ def test_a_sentence_start_backs_off_to_the_share_of_sentences_that_start_with_th
     trigrams = tiny_model.trigrams
     kept = trigrams.keys != pack(BOS, BOS, yeni.ids[0])
     pruned = SortedTable(trigrams.keys[kept], trigrams.values[kept])
-    model = LanguageModel(tiny_model.lexicon, tiny_model.bigrams, pruned, tiny_model.chars)
+    model = dataclasses.replace(tiny_model, trigrams=pruned)
     score = model.log_scores(np.array([BOS]), np.array([BOS]), np.array(yeni.ids[:1]))
     assert np.exp(score[0]) == pytest.approx(BACKOFF / 6)
 

@@ -91,6 +91,9 @@ class DefaultRestorer(Restorer):
     def dotted_capitals(self, dotted: list[str], undotted: list[str], ascii_lines: list[bool]) -> list[bool]:
         return self.ngram.dotted_capitals(dotted, undotted, ascii_lines)
 
+    def foreign_words(self, lines: list[str], spans: list[list[Span]]) -> list[list[bool]]:
+        return self.ngram.foreign_words(lines, spans)
+
     def counts(self, spellings: list[str]) -> list[float]:
         """Counted by the count-based lexicon, which the default decodes with."""
         return self.ngram.counts(spellings)

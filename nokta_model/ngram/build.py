@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..corpus import LEXICON_FILES, train_files
 from .artifact import DEFAULT_ARTIFACT, save_model
+from .english import wordfreq_version
 from .train import train_ngram
 
 
@@ -29,7 +30,11 @@ def build_artifact(corpus_dir: Path, output: Path | None = None, commercial_only
             "bigrams": len(model.bigrams),
             "trigrams": len(model.trigrams),
             "char_contexts": len(model.chars.table),
+            "english_words": len(model.english),
+            "capital_i_spellings": len(model.capitals),
+            "turkish_acronyms": len(model.acronyms),
         },
+        "english_frequencies": f"wordfreq {wordfreq_version()} (CC BY-SA 4.0)",
     }
     save_model(model, output, info)
     print(f"wrote {output} ({output.stat().st_size / 1e6:.1f} MB) in {info['seconds']:.0f} s")

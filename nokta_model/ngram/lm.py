@@ -56,6 +56,9 @@ class LanguageModel:
     bigrams: SortedTable  # packed (u, v) -> count
     trigrams: SortedTable  # packed (u, v, w) -> count
     chars: CharModel
+    english: SortedTable  # ASCII key hash -> English Zipf frequency × 10 (``english.py``)
+    capitals: SortedTable  # spelling hash -> times written under a capital İ, under a capital I (``capitals.py``)
+    acronyms: SortedTable  # key hash -> times written in capitals with Turkish letters (``capitals.py``)
 
     def __post_init__(self):
         self.total = float(self.lexicon.counts.sum())

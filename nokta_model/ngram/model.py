@@ -10,14 +10,17 @@ from pathlib import Path
 
 import numpy as np
 
+from ..alphabet import TURKISH_ONLY
+from ..codeswitch import WordEvidence, foreign_words, log_ratio
 from ..lattice import BOS, EOS, UNK, Position, line_rankings, sentence_positions, typed_per_line
 from ..restorer import Ranking, Restorer
 from ..spans import Span, word_part_texts
 from ..words import ambiguous_positions, spelling_mask, token_key, token_spans
 from .arcs import score_windows
 from .artifact import DEFAULT_ARTIFACT, load_model
+from .capitals import is_acronym
 from .lm import LanguageModel
-from .tables import ID_BITS
+from .tables import ID_BITS, hash_all
 
 MAX_UNSEEN_ALTERNATIVES = 4
 MIN_STEM = 3  # shortest known prefix trusted to spell an unseen word's stem
@@ -40,6 +43,7 @@ class NgramRestorer(Restorer):
         self._ids_of: dict[str, range] = {}  # key -> its candidate ids (``_candidate_ids``)
         self._count_of: dict[str, float] = {}  # spelling -> its running-text count (``counts``)
         self._letters_of: dict[tuple[str, int], dict[int, float]] = {}  # ``unseen_letter_probabilities``
+        self._evidence_of: dict[str, tuple[float, bool]] = {}  # stem key -> ``_key_evidence``
         self._cache_lock = threading.Lock()
 
     @classmethod
@@ -48,14 +52,50 @@ class NgramRestorer(Restorer):
         return cls(load_model(path), str(path))
 
     def dotted_capitals(self, dotted: list[str], undotted: list[str], ascii_lines: list[bool]) -> list[bool]:
-        """Dotted only when running text has the dotted spelling at least as often as the
-        undotted one (the word lists hold lower-cased foreign names, intel, that would
-        otherwise dot them), or, on a line typed in ASCII, when the lexicon knows neither:
-        then the letter models' choice stands (Istanbulca -> İstanbulca)."""
+        """Where running text writes the dotted spelling under a capital I (Index), dotted
+        only when it writes it under a capital İ at least as often. Else dotted only when
+        running text has the dotted spelling at least as often as the undotted one (the
+        word lists hold lower-cased foreign names, intel, that would otherwise dot them),
+        or, on a line typed in ASCII, when the lexicon knows neither: then the letter
+        models' choice stands (Istanbulca -> İstanbulca)."""
         counts = self.counts(dotted + undotted)
+        capitals = self.model.capitals
+        under = capitals.get(hash_all(dotted), 0).reshape(-1, 2).tolist() if dotted else []
         return [
-            (d > 0 or (u == 0 and ascii_line)) and d >= u
-            for d, u, ascii_line in zip(counts[: len(dotted)], counts[len(dotted) :], ascii_lines)
+            under_dotted >= under_plain if under_plain else (d > 0 or (u == 0 and ascii_line)) and d >= u
+            for d, u, ascii_line, (under_dotted, under_plain) in zip(
+                counts[: len(dotted)], counts[len(dotted) :], ascii_lines, under
+            )
+        ]
+
+    def foreign_words(self, lines: list[str], spans: list[list[Span]]) -> list[list[bool]]:
+        """Per word, whether it is foreign (``codeswitch``): its English frequency against
+        its count in Turkish running text, its stem's up to an apostrophe or a hyphen."""
+        stems = [[_stem(line[s.start : s.end]) for s in line_spans] for line, line_spans in zip(lines, spans)]
+        keys = [token_key(stem) for line_stems in stems for stem in line_stems]
+        found = iter(self._remembered(self._evidence_of, keys, self._key_evidence))
+        out = []
+        for line, line_spans, line_stems in zip(lines, spans, stems):
+            in_capitals = not any(ch.islower() for ch in line)
+            words = [
+                _word_evidence(stem, next(found), in_capitals, _inside_sentence(line, span.start))
+                for span, stem in zip(line_spans, line_stems)
+            ]
+            out.append(foreign_words(words))
+        return out
+
+    def _key_evidence(self, keys: list[str]) -> list[tuple[float, bool]]:
+        """(log ratio of English to Turkish frequency, whether running text writes it as an
+        acronym with Turkish letters) of each key."""
+        model = self.model
+        hashes = hash_all(keys) if keys else np.zeros(0, dtype=np.int64)
+        english = model.english.find(hashes)
+        zipf = model.english.values[np.maximum(english, 0)].tolist()
+        acronyms = (model.acronyms.find(hashes) >= 0).tolist()
+        spelled = self._spelling_counts(keys)
+        return [
+            (log_ratio(z / 10 if row >= 0 else None, sum(spelled[key].values()), model.total), turkish_acronym)
+            for key, row, z, turkish_acronym in zip(keys, english.tolist(), zipf, acronyms)
         ]
 
     def counts(self, spellings: list[str]) -> list[float]:
@@ -195,6 +235,31 @@ class NgramRestorer(Restorer):
             if masks:
                 return {pos: bool(masks[0] >> pos & 1) for pos in ambiguous_positions(prefix)}
         return {}
+
+
+def _stem(word: str) -> str:
+    """A word up to its first apostrophe or hyphen (Issue'yu -> Issue)."""
+    end = next((pos for pos, ch in enumerate(word) if ch in "'’-"), len(word))
+    return word[:end]
+
+
+def _inside_sentence(line: str, start: int) -> bool:
+    """Whether a word starting at ``start`` follows other text of its sentence."""
+    before = line[:start].rstrip(" \t\"'“‘(")
+    return bool(before) and before[-1] not in ".!?:;…"
+
+
+def _word_evidence(stem: str, found: tuple[float, bool], in_capitals: bool, inside: bool) -> WordEvidence:
+    """``found``: the stem's ``_key_evidence``."""
+    ratio, turkish_acronym = found
+    return WordEvidence(
+        ratio,
+        turkish_letter=not TURKISH_ONLY.isdisjoint(stem),
+        acronym=not in_capitals and is_acronym(stem),
+        turkish_acronym=turkish_acronym,
+        single_letter=len(stem) == 1,
+        capitalised_inside=inside and stem[:1].isupper() and stem[1:].islower(),
+    )
 
 
 def _plausible(ids: list[int], counts, masks, typed: int) -> list[int]:

@@ -73,6 +73,8 @@ class SortedTable:
 
     def get(self, queries: np.ndarray, default=0) -> np.ndarray:
         rows = self.find(queries)
+        if len(self.values) == 0:
+            return np.full(rows.shape + self.values.shape[1:], default, dtype=self.values.dtype)
         found = self.values[np.maximum(rows, 0)]
         present = (rows >= 0).reshape(rows.shape + (1,) * (self.values.ndim - 1))
         return np.where(present, found, default)
@@ -91,3 +93,19 @@ def _sorted_search(keys: np.ndarray, queries: np.ndarray) -> np.ndarray:
     rows = np.empty(queries.size, dtype=np.intp)
     rows[order] = np.searchsorted(keys, queries.ravel()[order])
     return rows.reshape(queries.shape)
+
+
+def delta_planes(keys: np.ndarray) -> np.ndarray:
+    """Sorted int64 keys as the byte planes (8, n) of their differences: random hashes
+    compress little, but the differences of sorted ones have zero high bytes, which the
+    archive's compression then removes (about a quarter of the bytes)."""
+    deltas = np.diff(np.asarray(keys, dtype=np.int64), prepend=np.int64(0))
+    return np.ascontiguousarray(deltas.astype("<i8").view(np.uint8).reshape(-1, 8).T)
+
+
+def from_delta_planes(planes: np.ndarray) -> np.ndarray:
+    """The keys ``delta_planes`` stored."""
+    if planes.ndim != 2 or planes.shape[0] != 8:
+        raise ValueError("delta planes must have 8 rows")
+    deltas = np.ascontiguousarray(planes.T).view("<i8").ravel()
+    return np.cumsum(deltas, dtype=np.int64)

@@ -1,11 +1,12 @@
 """Count the corpus into the count-based model's tables. No gradient descent.
 
 Stages: count word uni/bi/trigrams over lower-case spellings (sentence padding
-<s> </s>, corpus files weighted by the mix in ``corpus.py``); add the word lists as
-attested spellings; group spellings by ASCII key into candidate sets; keep only the
+<s> </s>, corpus files weighted by the mix in ``corpus.py``), a token typed with a
+capital I counted as the spelling running text confirms (``capitals.py``); add the word
+lists as attested spellings; group spellings by ASCII key into candidate sets; keep only the
 n-grams that can ever change a decision (those touching a word whose key has more
 than one spelling, and the contexts they need); count the character model over
-word types.
+word types; take the English word frequencies (``english.py``).
 """
 
 from __future__ import annotations
@@ -23,18 +24,35 @@ from ..corpus import LEXICON_FILES, LIST_AGREEMENT, read_lines, split_lines
 from ..lattice import BOS, EOS, UNK
 from ..spans import word_spans
 from ..words import spelling_mask, token_key, token_spans
+from .capitals import CapitalCounts, acronym_table, capital_table, capitals_line, resolve, turkish_start
 from .charmodel import CharModel
+from .english import english_table
 from .lm import FIRST_WORD_ID, LIST_BONUS, LanguageModel, Lexicon
 from .tables import ID_BITS, MAX_ID, SortedTable, hash_all, pack
 
 MIN_TRIGRAM_COUNT = 2  # rarer trigrams are left to the bigram level
+PENDING = "\x00"  # marks the spelling of a token typed with a capital I until ``resolve``
 
 
 def line_tokens(line: str) -> list[str]:
     """Lower-case tokens of a line of correctly written text (words found as typed: M.Ö. has two)."""
+    return [spelling for _, spelling in typed_tokens(line)]
+
+
+def typed_tokens(line: str) -> list[tuple[str, str]]:
+    """(as typed, lower case) of each token of a line of correctly written text."""
     nfc = unicodedata.normalize("NFC", line)
     lowered = tr_lower(nfc)
-    return [lowered[s.start : s.end] for s in token_spans(word_spans(nfc), lowered)]
+    return [(nfc[s.start : s.end], lowered[s.start : s.end]) for s in token_spans(word_spans(nfc), lowered)]
+
+
+def _counted_tokens(line: str, weight: int, capitals: CapitalCounts) -> list[str]:
+    """The line's spellings to count; a token typed with a capital I marked ``PENDING``."""
+    in_capitals = capitals_line(line)
+    return [
+        PENDING + spelling if capitals.add_token(typed, spelling, weight, in_capitals) else spelling
+        for typed, spelling in typed_tokens(line)
+    ]
 
 
 class _Counter:
@@ -159,20 +177,50 @@ def _agreed_list_spellings(corpus_dir: Path) -> set[str]:
             if entry != entry.upper():  # all-caps entries can't tell I from İ
                 spellings.update(line_tokens(entry))
         lists_holding.update(spellings)
-    return {spelling for spelling, lists in lists_holding.items() if lists >= LIST_AGREEMENT}
+    return {s for s, lists in lists_holding.items() if lists >= LIST_AGREEMENT and turkish_start(s)}
+
+
+def _resolved_capitals(counter: _Counter, capitals: CapitalCounts, listed: set[str]) -> tuple[dict[str, str], Counter]:
+    """Each ``PENDING`` spelling -> the spelling it is counted as (``capitals.resolve``),
+    added to the counter; and the count of each i-spelling typed under a capital I."""
+    english = english_table()
+
+    def written(spelling: str) -> float:
+        word_id = counter.ids.get(spelling)
+        return counter.unigrams[word_id] if word_id is not None else 0
+
+    def english_zipf(spelling: str) -> float:
+        return float(english.get(hash_all([token_key(spelling)]), 0)[0]) / 10
+
+    resolved: dict[str, str] = {}
+    plain: Counter[str] = Counter()
+    for spelling, (reading, turkish_letter) in capitals.pending.items():
+        target = resolve(spelling, reading, turkish_letter, written, listed.__contains__, english_zipf)
+        counter.spelling_id(target)
+        resolved[PENDING + spelling] = target
+        if target == reading:
+            plain[reading] += counter.unigrams[counter.ids[PENDING + spelling]]
+    return resolved, plain
 
 
 def train_ngram(corpus_dir: Path, commercial_only: bool = True, log: Callable[[str], None] = print) -> LanguageModel:
     started = time.perf_counter()
     counter = _Counter()
+    capitals = CapitalCounts()
     for lines, (corpus_file, line) in enumerate(split_lines(corpus_dir, "train", commercial_only), 1):
-        counter.add_line(line_tokens(line), corpus_file.weight)
+        counter.add_line(_counted_tokens(line, corpus_file.weight, capitals), corpus_file.weight)
         if lines % 100_000 == 0:
             log(f"counted {lines:,} lines, {len(counter.ids):,} spellings")
     list_spellings = _agreed_list_spellings(corpus_dir)
+    resolved, plain_capitals = _resolved_capitals(counter, capitals, list_spellings)
     for spelling in list_spellings:
         counter.spelling_id(spelling)
-    groups, twins = _candidate_groups(counter.ids)
+    groups, twins = _candidate_groups(s for s in counter.ids if not s.startswith(PENDING))
+    grouped = {spelling for members in groups.values() for spelling, _ in members}
+    for pending, target in resolved.items():
+        target = twins.get(target, target)
+        if target in grouped:
+            twins[pending] = target
     log(f"{len(groups):,} keys, {len(counter.ids):,} spellings ({len(twins):,} counted as a twin); renumbering")
     lexicon, new_id = _renumber(counter, groups, twins)
     new_ids = np.full(len(counter.ids) + FIRST_WORD_ID, UNK, dtype=np.int64)
@@ -186,4 +234,12 @@ def train_ngram(corpus_dir: Path, commercial_only: bool = True, log: Callable[[s
     log(f"{len(bigrams):,} bigrams, {len(trigrams):,} trigrams kept; counting characters")
     chars = CharModel.count((key, mask) for key, members in groups.items() for _, mask in members)
     log(f"{len(chars.table):,} character contexts; done in {time.perf_counter() - started:.0f} s")
-    return LanguageModel(lexicon, bigrams, trigrams, chars)
+    return LanguageModel(
+        lexicon,
+        bigrams,
+        trigrams,
+        chars,
+        english_table(),
+        capital_table(capitals.dotted, plain_capitals),
+        acronym_table(capitals),
+    )

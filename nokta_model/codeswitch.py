@@ -1,0 +1,102 @@
+"""Per-word code-switching: which words of a line are foreign (English, acronyms) and stay as typed.
+
+Technical Turkish mixes in English words (``Yeni bir Issue actim``); restoring them
+gives ``İssue``, ``ınput``. Each word's evidence is the log ratio of its frequency in
+English (``wordfreq``, taken into the count-based model at build time) to its frequency
+in Turkish running text (the model's lexicon, every spelling of its ASCII key); a
+two-state hidden Markov model over the words of the line (Turkish, foreign) adds that a
+language rarely changes from one word to the next, so a word common in both languages
+(``on``, ``is``, ``her``) takes the language of its neighbours. A word is foreign when its
+posterior is above ``FOREIGN_POSTERIOR``. Rules first: a word typed with a Turkish
+letter is Turkish, an acronym (``capitals.is_acronym``) is foreign unless running text
+writes it with Turkish letters or it is a Turkish word (``COK``).
+
+The backend supplies the frequencies (``WordEvidence``); this module only decides.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+#: Probability that the language changes between two neighbouring words of a line.
+SWITCH = 0.1
+FOREIGN_PRIOR = 0.2  # … that a line's first word is foreign
+FOREIGN_POSTERIOR = 0.5
+MAX_EVIDENCE = 8.0  # no single word's log ratio counts for more (a count of one is no certainty)
+#: An acronym is Turkish by its counts only when Turkish text has it this much more often
+#: (in log ratio) than English text (``COK`` is ÇOK shouted, ``API`` stays).
+ACRONYM_TURKISH = -3.0
+#: How much likelier (log ratio) a foreign word is than a Turkish one to be capitalised
+#: inside a sentence (``Item listesi``, ``Index sayfası``).
+CAPITALISED_INSIDE = 2.0
+#: A word English text lacks is taken as this rare there (Zipf scale: per billion words,
+#: log10); one Turkish text lacks, as counted this often there.
+ENGLISH_FLOOR_ZIPF = 1.0
+TURKISH_FLOOR_COUNT = 0.5
+
+
+def log_ratio(english_zipf: float | None, turkish_count: float, turkish_total: float) -> float:
+    """log P(word | English) - log P(word | Turkish), from its English Zipf frequency (None:
+    not among the English words kept) and its count in ``turkish_total`` counted words."""
+    english = (ENGLISH_FLOOR_ZIPF if english_zipf is None else english_zipf) - 9.0
+    turkish = math.log10(max(turkish_count, TURKISH_FLOOR_COUNT) / turkish_total)
+    return (english - turkish) * math.log(10)
+
+
+@dataclass(frozen=True, slots=True)
+class WordEvidence:
+    """What decides one word: log P(word | English) - log P(word | Turkish), and rules."""
+
+    log_ratio: float
+    turkish_letter: bool = False  # typed with a letter only Turkish has
+    acronym: bool = False  # all capitals, two to five letters, on a line not typed in capitals
+    turkish_acronym: bool = False  # … that running text writes with Turkish letters
+    single_letter: bool = False  # says nothing either way (a, I, o, the suffix ı written apart)
+    capitalised_inside: bool = False  # Capitalised, not at the start of a sentence (a name or a term)
+
+
+def emission(word: WordEvidence) -> float:
+    """The word's log ratio as the model reads it (foreign over Turkish)."""
+    if word.turkish_letter:
+        return -MAX_EVIDENCE
+    if word.single_letter:
+        return 0.0
+    if word.acronym and not word.turkish_acronym and word.log_ratio > ACRONYM_TURKISH:
+        return MAX_EVIDENCE
+    ratio = word.log_ratio + (CAPITALISED_INSIDE if word.capitalised_inside else 0.0)
+    return max(-MAX_EVIDENCE, min(MAX_EVIDENCE, ratio))
+
+
+def foreign_posteriors(words: list[WordEvidence]) -> list[float]:
+    """P(foreign) of each word of a line (forward-backward over the two languages)."""
+    if not words:
+        return []
+    stay, switch = math.log(1 - SWITCH), math.log(SWITCH)
+    # State 0 Turkish, 1 foreign; the foreign emission carries the log ratio, Turkish 0.
+    emissions = [(0.0, emission(word)) for word in words]
+    forward = [(math.log(1 - FOREIGN_PRIOR), math.log(FOREIGN_PRIOR) + emissions[0][1])]
+    for turkish, foreign in emissions[1:]:
+        t, f = forward[-1]
+        forward.append((_logaddexp(t + stay, f + switch) + turkish, _logaddexp(t + switch, f + stay) + foreign))
+    backward = [(0.0, 0.0)]
+    for turkish, foreign in reversed(emissions[1:]):
+        t, f = backward[-1]
+        backward.append(
+            (_logaddexp(stay + turkish + t, switch + foreign + f), _logaddexp(switch + turkish + t, stay + foreign + f))
+        )
+    backward.reverse()
+    return [1 / (1 + math.exp(min(700.0, (ft + bt) - (ff + bf)))) for (ft, ff), (bt, bf) in zip(forward, backward)]
+
+
+def foreign_words(words: list[WordEvidence]) -> list[bool]:
+    """Which words of a line are foreign and stay as typed. A line none of whose words
+    leans foreign has none (the common case, decided without the model)."""
+    if all(emission(word) <= 0.0 for word in words):
+        return [False] * len(words)
+    return [p > FOREIGN_POSTERIOR for p in foreign_posteriors(words)]
+
+
+def _logaddexp(a: float, b: float) -> float:
+    high = max(a, b)
+    return high + math.log1p(math.exp(min(a, b) - high))

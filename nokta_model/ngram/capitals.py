@@ -1,0 +1,122 @@
+"""Capital letters as evidence, counted at build time: the twin rule for a capital I, and acronyms.
+
+In correctly written Turkish a capital I is the capital of ı (Işık) or, in a foreign word
+or name, of i (Instagram, Index): Turkish casing of ``Instagram`` gives the false
+spelling ``ınstagram``. So a token typed with a capital I is not counted as the ı-spelling
+on its own word: it is counted as a twin of the spelling running text confirms, the
+ı-spelling written in lower case (ışık) or the i-spelling (instagram, issue), and only
+when neither is written does a rule decide (``resolve``). A word-initial ı before a front
+vowel (ınitial, ındex) breaks vowel harmony: never Turkish.
+
+The counts kept for restoring: how often a spelling with i was written under a capital İ
+and how often under a capital I (Index: foreign, keep the I), and which acronyms (all
+capitals, two to five letters, on lines not typed in capitals) running text writes with
+Turkish letters (ODTÜ, İTÜ): others keep their letters (IIS, IE, API).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..alphabet import TURKISH_ONLY
+from ..words import token_key
+from .tables import SortedTable, hash_all
+
+MAX_ACRONYM = 5
+_ACRONYM_RE = re.compile(r"[A-ZÇĞİÖŞÜ]{2,5}")
+_NOT_TURKISH_START_RE = re.compile(r"ı[^aeıioöuü]*[eiöü]")
+#: A foreign word typed under a capital I that running text never writes in lower case
+#: is taken as foreign when English text has it at least this often (Zipf scale).
+ENGLISH_ZIPF = 3.0
+
+
+def turkish_start(spelling: str) -> bool:
+    """False for a word-initial ı followed by a front vowel (ınitial, ındex): no Turkish
+    word starts so, in vowel harmony."""
+    return _NOT_TURKISH_START_RE.match(spelling) is None
+
+
+def dotted_reading(spelling: str, typed: str) -> str:
+    """``spelling`` (``typed`` in Turkish lower case) with i wherever ``typed`` has a capital I."""
+    return "".join("i" if ch == "I" else low for ch, low in zip(typed, spelling))
+
+
+def is_acronym(token: str) -> bool:
+    """All capitals, two to five letters."""
+    return _ACRONYM_RE.fullmatch(token) is not None
+
+
+@dataclass
+class CapitalCounts:
+    """What the count gathers about capitals: tokens typed with a capital I (their
+    Turkish-lower spelling, their i-reading, whether the token had a Turkish letter),
+    spellings written under a capital İ, and acronyms by key."""
+
+    pending: dict[str, tuple[str, bool]] = field(default_factory=dict)  # ı-spelling -> (i-reading, Turkish letter)
+    dotted: Counter[str] = field(default_factory=Counter)
+    acronyms_turkish: Counter[str] = field(default_factory=Counter)
+    acronyms_ascii: Counter[str] = field(default_factory=Counter)
+
+    def add_token(self, typed: str, spelling: str, weight: int, capitals_line: bool) -> bool:
+        """Note one token (``spelling``: its Turkish lower case); True when it waits for
+        ``resolve`` (a capital I was typed in it)."""
+        if not capitals_line and is_acronym(typed):
+            counter = self.acronyms_ascii if typed.isascii() else self.acronyms_turkish
+            counter[token_key(typed)] += weight
+        if "İ" in typed:
+            self.dotted[spelling] += weight
+        if "I" not in typed:
+            return False
+        self.pending.setdefault(spelling, (dotted_reading(spelling, typed), not TURKISH_ONLY.isdisjoint(typed)))
+        return True
+
+
+def resolve(
+    spelling: str,
+    reading: str,
+    turkish_letter: bool,
+    written: Callable[[str], float],
+    listed: Callable[[str], bool],
+    english_zipf: Callable[[str], float],
+) -> str:
+    """The spelling a token typed with a capital I is counted as: ``spelling`` (ı under
+    the capital) or ``reading`` (i). ``written``: a spelling's count in lower-case running
+    text; ``listed``: whether the word lists hold it."""
+    if not turkish_start(spelling):
+        return reading
+    as_undotted, as_dotted = written(spelling), written(reading)
+    if as_undotted or as_dotted:
+        return spelling if as_undotted >= as_dotted else reading
+    if listed(spelling) or listed(reading):
+        return spelling if listed(spelling) else reading
+    if not turkish_letter and english_zipf(reading) >= ENGLISH_ZIPF:
+        return reading
+    return spelling
+
+
+def capital_table(dotted: Counter[str], plain: Counter[str]) -> SortedTable:
+    """Spelling hash -> (times written under a capital İ, under a capital I), for the
+    spellings written under a capital I read as i."""
+    spellings = sorted(plain)
+    values = np.array([[dotted[s], plain[s]] for s in spellings], dtype=np.float32).reshape(-1, 2)
+    return SortedTable.build(hash_all(spellings), values)
+
+
+def acronym_table(counts: CapitalCounts) -> SortedTable:
+    """Key hash -> times written with Turkish letters, for the acronyms running text
+    writes with Turkish letters at least as often as in ASCII."""
+    keys = sorted(
+        key for key, turkish in counts.acronyms_turkish.items() if turkish >= counts.acronyms_ascii.get(key, 0)
+    )
+    values = np.array([counts.acronyms_turkish[key] for key in keys], dtype=np.float32)
+    return SortedTable.build(hash_all(keys), values)
+
+
+def capitals_line(line: str) -> bool:
+    """A line typed in capitals (no lower-case letter): its words are no acronyms."""
+    return not any(ch.islower() for ch in line)
