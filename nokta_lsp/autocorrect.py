@@ -43,10 +43,12 @@ class LineStates:
 
     lines: tuple[str, ...] = ()
     states: list[State] = field(default_factory=list)  # states[i]: at the start of line i
-    key: object = None  # what the states were derived with
+    #: What the states were derived with. Not the words nokta wrote, which grow with each
+    #: correction: deriving every line again then would cost a long document's latency.
+    key: object = None
 
     def before(self, lines: tuple[str, ...], row: int, context: Context) -> State:
-        key = (context.masker, context.written, context.options.max_line_length)
+        key = (context.masker, context.options.max_line_length)
         if key != self.key:
             self.states, self.key = [], key
         start, _, _ = changed_region(self.lines, lines)

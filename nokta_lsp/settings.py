@@ -25,7 +25,7 @@ DEFAULT_FILE_TYPES = (
 )  # fmt: skip
 
 #: The confidence autocorrect needs; chosen on the corpus dev split by ``bench/autocorrect.py --tune``.
-DEFAULT_AUTOCORRECT_THRESHOLD = 0.999
+DEFAULT_AUTOCORRECT_THRESHOLD = 0.998
 
 #: Keys under ``nokta`` that only the editor client reads (``nokta.server.path``, ``nokta.trace.server``).
 CLIENT_ONLY_KEYS = ("server", "trace")

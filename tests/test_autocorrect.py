@@ -68,8 +68,10 @@ async def test_words_typed_in_ascii_are_restored_as_you_type(encoding: str):
 async def test_words_typed_with_turkish_letters_code_and_off_are_left_alone():
     server, editor = await typist(language="markdown")
     try:
-        await editor.type("Çok güzel bir `cok` gun, https://cok.example/guzel ve @guzel.\n")
-        assert editor.text == "Çok güzel bir `cok` gun, https://cok.example/guzel ve @guzel.\n"
+        english = "We would like the ice cream with the cake, thanks.\n"  # English: "ice" is no "içe"
+        typed = "Çok güzel bir `cok` gun, https://cok.example/guzel ve @guzel.\n"
+        await editor.type(english + typed)
+        assert editor.text == english + typed
         # the previous line was typed with Turkish letters: "ogrenci" needs the strict threshold (1.0)
         await editor.type("ogrenci ")
         assert editor.text.endswith("\nogrenci ")

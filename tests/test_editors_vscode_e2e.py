@@ -148,11 +148,14 @@ def test_vscode_session(server: str, vsix: Path, tmp_path: Path) -> None:
     assert seen["squiggles"] == 3
     assert seen["quickFixes"][0] == "Change to 'Bugün'"
     assert seen["afterQuickFix"] == "Bugün hava cok guzel."
-    assert seen["warnings"] == 2  # nokta.severity set to "warning" in the Settings editor
+    assert seen["afterSecondFix"] == "Bugün hava çok guzel."
+    assert seen["warnings"] == 1  # nokta.severity set to "warning" in the Settings editor
     assert seen["afterRestore"] == "Bugün hava çok güzel."
-    assert seen["afterSave"].splitlines() == ["Bugün hava çok güzel.", "Yarın okula gideceğim."]
+    assert seen["afterTyping"].splitlines() == ["Bugün hava çok güzel.", "Yarın okula gideceğim."]
+    restored = ["Bugün hava çok güzel.", "Yarın okula gideceğim.", "öğrenci"]
+    assert seen["afterSave"].splitlines() == restored
     saved = (tmp_path / "ws" / "note.txt").read_text(encoding="utf-8")
-    assert saved.splitlines() == ["Bugün hava çok güzel.", "Yarın okula gideceğim."]
+    assert saved.splitlines() == restored
     assert "nokta-lsp --stdio" in seen["output"]
     started = venv if preinstalled else private
     assert f"Starting {started / 'bin' / 'nokta-lsp'} --stdio" in output_log(tmp_path / "user")

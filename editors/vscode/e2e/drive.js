@@ -1,5 +1,6 @@
 // Drives VS Code (code-server) in Debian's Chromium through one session with nokta:
-// squiggles, a quick fix, a changed setting, the restore command, fix-all on save, the output.
+// squiggles, two quick fixes in quick succession, a changed setting, the restore command,
+// autocorrect as you type, fix-all on save, the output.
 // With --install, no server is installed: it clicks "Install nokta language server" first.
 // Usage: node drive.js URL SCREENSHOT_DIR [--install]; prints what it saw as one JSON object.
 const { chromium } = require("playwright-core");
@@ -53,6 +54,14 @@ async function session(page, seen) {
   await page.keyboard.press("Enter"); // the first entry, the preferred fix
   await waitFor("the quick fix", async () => (await editorText(page)).startsWith("Bugün"));
   seen.afterQuickFix = await editorText(page);
+  // At once a second fix, on "cok", before the server has published for the new text.
+  await page.keyboard.press("Home");
+  for (let i = 0; i < 12; i++) await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("Control+.");
+  await menu.waitFor();
+  await page.keyboard.press("Enter");
+  await waitFor("the second fix", async () => (await editorText(page)).includes("çok"));
+  seen.afterSecondFix = await editorText(page);
 
   // A setting changed in the Settings editor reaches the running server.
   await runCommand(page, "Preferences: Open User Settings");
@@ -69,11 +78,18 @@ async function session(page, seen) {
   seen.afterRestore = await editorText(page);
   await waitFor("no squiggles", async () => (await page.locator(".squiggly-warning").count()) === 0);
 
+  // Autocorrect as you type (editor.formatOnType, which the extension turns on): a line in ASCII.
   await page.keyboard.press("Control+End");
-  await page.keyboard.type("Yarin okula gidecegim.");
+  await page.keyboard.type("Yarin okula gidecegim.", { delay: 80 });
+  await waitFor("autocorrect", async () => (await editorText(page)).includes("Yarın okula gideceğim."), 10000)
+    .catch(() => {});
+  seen.afterTyping = await editorText(page);
+  // A word with no space or punctuation after it is not corrected yet: fixed on save.
+  await page.keyboard.press("Enter");
+  await page.keyboard.type("ogrenci", { delay: 80 });
   await page.waitForSelector(".squiggly-warning", { timeout: 30000 });
   await page.keyboard.press("Control+S"); // settings.json asks for source.fixAll.nokta on save
-  await waitFor("fix all on save", async () => (await editorText(page)).includes("Yarın"));
+  await waitFor("fix all on save", async () => (await editorText(page)).includes("öğrenci"));
   seen.afterSave = await editorText(page);
   await page.screenshot({ path: `${shots}/4-saved.png` });
 
