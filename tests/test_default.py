@@ -94,6 +94,18 @@ def test_the_network_is_asked_only_about_words_the_count_models_leave_in_doubt(n
     assert network.calls == 1
 
 
+def test_a_competing_word_nearly_decided_gets_a_narrower_network_window(ngram, context, monkeypatch):
+    network, asked = FixedNetwork(0.999), []
+    answer = network.line_probabilities
+    monkeypatch.setattr(network, "line_probabilities", lambda lines: asked.extend(lines) or answer(lines))
+    restorer = default(ngram, context, network, network=20.0, context=0.0)
+    monkeypatch.setattr(default_restorer, "NETWORK_BELOW_SHARE", 2.0)  # every competing word is asked
+    for narrow_from in (2.0, 0.0):  # never narrowed, always narrowed
+        monkeypatch.setattr(default_restorer, "NARROW_FROM_SHARE", narrow_from)
+        restorer.restore(["Bu yasa meclisten gecti."])
+    assert asked == ["bu yasa meclisten gecti", "bu yasa meclist"]  # 16 letters after yasa, then 8
+
+
 def test_the_default_keeps_the_restorer_invariants(ngram, context):
     torch.manual_seed(0)
     network = NeuralRestorer(CharTagger(ModelConfig(embed_dim=4, hidden=4)))
