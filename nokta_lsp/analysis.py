@@ -1,7 +1,8 @@
 """Analysis in the worker: a ``Snapshot`` taken from the session in, an ``Analysis`` out.
 
-A snapshot is immutable apart from ``state``, the document's incremental analysis,
-which only the worker touches. Rows are found in batches, the latest edit's and the top
+The snapshot is immutable; the document's incremental analysis (``DocumentAnalysis``)
+comes beside it from the scheduler, which owns it and lends it to the worker alone, and
+``Run`` tells the worker when a newer version is waiting. Rows are found in batches, the latest edit's and the top
 of the document first; between batches the worker stops when a newer version is waiting
 (the state keeps what was found) and hands back a partial analysis when the edit's rows
 (or, with no edit, the top of the document) are found and then every second, so a long
@@ -37,9 +38,7 @@ class Snapshot:
     severity: str
     codec: Codec
     model: Model | None  # None while no model is loaded
-    state: DocumentAnalysis
     written: frozenset[str] = frozenset()  # ``Document.written``
-    cache_lines: int = 0  # suggestions the model's cache should hold
 
 
 @dataclass(frozen=True)
@@ -70,9 +69,9 @@ POLL_S = 0.002
 
 @dataclass(frozen=True)
 class Run:
-    """What the worker asks the scheduler while it analyses one snapshot."""
+    """What the worker asks the scheduler while it analyses one snapshot (never the session)."""
 
-    superseded: Callable[[], bool]  # a newer version of the document is waiting
+    superseded: Callable[[], bool]  # the document has moved on from the snapshot's version
     hand_back: Callable[[Analysis], None]  # a partial analysis, to publish
 
 
@@ -87,9 +86,9 @@ class BatchSize:
         self.rows = max(8, min(4_000, int(rate * BATCH_S)))
 
 
-def analyse(snapshot: Snapshot, run: Run) -> Analysis | None:
-    """The findings of the snapshot's lines; None when no model can analyse them yet or a
-    newer version is waiting."""
+def analyse(snapshot: Snapshot, state: DocumentAnalysis, run: Run) -> Analysis | None:
+    """The findings of the snapshot's lines, found with and kept in ``state``; None when no
+    model can analyse them yet or a newer version is waiting."""
     if snapshot.masker is None:
         return NOTHING
     model = snapshot.model
@@ -104,8 +103,6 @@ def analyse(snapshot: Snapshot, run: Run) -> Analysis | None:
         model.cache,
         snapshot.written,
     )
-    model.cache.max_lines = max(snapshot.cache_lines, ahead_rows(model))  # a batch asked is kept until found
-    state = snapshot.state
     state.prepare(snapshot.lines, context)
     size, handed_back = BatchSize(), -PARTIAL_EVERY_S
     after_edit = state.edited_left() > 0  # published once the edit's rows are found, else the urgent ones

@@ -1,7 +1,8 @@
 """The loaded restorer and its suggestion cache, loaded off the message loop.
 
-``Engine.start_loading`` runs in a thread: the configured backend (or model file) and,
-when that fails, the count-based backend, so the server keeps serving. At start-up,
+``Engine.start_loading`` loads in a thread: the configured backend (or model file) and,
+when that fails, the count-based backend, so the server keeps serving. Each model loaded
+is handed back through the event loop, which alone changes ``Engine.model``. At start-up,
 when the configured model is a slower one (the neural default imports torch), the
 count-based backend is loaded first and finds the rows shown first (the top of each open
 document, an edit's rows) until the configured model is ready, which finds the rest, so
@@ -19,16 +20,21 @@ for a busy core. ``Engine(loader=...)`` takes another loader than ``load_restore
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import functools
 import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 from nokta_model.backends import load_restorer
 from nokta_model.check.findings import SuggestionCache
 from nokta_model.restorer import Restorer
 
 from .lookahead import LookAhead
+from .loop_thread import LoopThread, on_loop
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +42,8 @@ log = logging.getLogger(__name__)
 Loader = Callable[..., Restorer]
 
 FALLBACK_BACKEND = "ngram"
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -77,39 +85,77 @@ def load_model(backend: str, model_path: str, device: str, loader: Loader = load
 
 
 class Engine:
-    """Holds the current model; swaps it atomically when a reload finishes."""
+    """Holds the current model, which changes only on the event loop: a load hands its model
+    back through the loop."""
 
-    def __init__(self, loader: Loader = load_restorer) -> None:
+    def __init__(self, loader: Loader = load_restorer, loop_thread: LoopThread | None = None) -> None:
         self.loader = loader
-        self.model: Model | None = None
+        self.loop_thread = loop_thread or LoopThread()
+        self._model: Model | None = None
         self.key: tuple[str, str, str] | None = None
         self.loading = threading.Event()
 
-    def start_loading(
-        self, key: tuple[str, str, str], done: Callable[[LoadOutcome], None], interim: Callable[[], None] = lambda: None
-    ) -> None:
-        """Load ``(backend, modelPath, device)`` in a thread; ``done`` gets the outcome.
+    @property
+    def model(self) -> Model | None:
+        return self._model
 
-        ``interim`` is called (in the loading thread) when a stand-in model serves; the
-        configured one is loaded when it returns.
+    @on_loop
+    def start_loading(
+        self,
+        key: tuple[str, str, str],
+        loop: asyncio.AbstractEventLoop,
+        done: Callable[[LoadOutcome], None],
+        interim: Callable[[], None] = lambda: None,
+        settle: Callable[[], None] = lambda: None,
+    ) -> None:
+        """Load ``(backend, modelPath, device)`` in a thread and hand the model back through
+        ``loop``, where it becomes ``model`` and ``done`` gets the outcome.
+
+        When a stand-in serves first, ``interim`` is called on the loop once it is in place,
+        then ``settle`` in the loading thread before the configured model loads.
         """
         self.key = key
         self.loading.set()
+        stand_in_first = self._model is None and (key[1] or key[0]) != FALLBACK_BACKEND
 
         def run() -> None:
-            if self.model is None and (key[1] or key[0]) != FALLBACK_BACKEND:
-                self._load_stand_in(key, interim)
+            if stand_in_first:
+                stand_in = load_model(FALLBACK_BACKEND, "", "cpu", loader=self.loader)
+                if _on_loop(loop, functools.partial(self._serve_stand_in, key, stand_in, interim)).result():
+                    settle()
             outcome = load_model(*key, loader=self.loader)
-            if self.key == key:  # a newer configuration may have asked for another model
-                if outcome.model is not None:  # keep the old model when nothing loaded
-                    self.model = outcome.model
-                self.loading.clear()
-                done(outcome)
+            _on_loop(loop, functools.partial(self._loaded, key, outcome, done))
 
         threading.Thread(target=run, name="nokta-model-loader", daemon=True).start()
 
-    def _load_stand_in(self, key: tuple[str, str, str], interim: Callable[[], None]) -> None:
-        stand_in = load_model(FALLBACK_BACKEND, "", "cpu", loader=self.loader)
-        if stand_in.model is not None and self.key == key and self.model is None:
-            self.model = replace(stand_in.model, stand_in=True)
-            interim()
+    @on_loop
+    def _serve_stand_in(self, key: tuple[str, str, str], outcome: LoadOutcome, interim: Callable[[], None]) -> bool:
+        if outcome.model is None or self.key != key or self._model is not None:
+            return False
+        self._model = replace(outcome.model, stand_in=True)
+        interim()
+        return True
+
+    @on_loop
+    def _loaded(self, key: tuple[str, str, str], outcome: LoadOutcome, done: Callable[[LoadOutcome], None]) -> None:
+        if self.key != key:  # a newer configuration asked for another model
+            return
+        if outcome.model is not None:  # keep the old model when nothing loaded
+            self._model = outcome.model
+        self.loading.clear()
+        done(outcome)
+
+
+def _on_loop(loop: asyncio.AbstractEventLoop, call: Callable[[], T]) -> concurrent.futures.Future[T]:
+    """Run ``call`` on the loop (from another thread); its answer comes in the future."""
+    answer: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+    def run() -> None:
+        if answer.set_running_or_notify_cancel():
+            try:
+                answer.set_result(call())
+            except BaseException as error:
+                answer.set_exception(error)
+
+    loop.call_soon_threadsafe(run)
+    return answer

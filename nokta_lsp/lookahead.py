@@ -8,8 +8,8 @@ checks for a newer version, and an edit arriving meanwhile is found by the worke
 once, alongside (the network releases the GIL while it computes). A restorer whose
 network leaves room for it (``Restorer.concurrent_batches``) has several batches asked at
 once, one's Python work overlapping another's network. Results go into the suggestion
-cache on the worker's thread, the only one that touches the cache, in the order the
-batches were asked.
+cache on the worker's thread, the only one that fills it (the event loop sets its
+size), in the order the batches were asked.
 """
 
 from __future__ import annotations

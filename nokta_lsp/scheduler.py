@@ -2,13 +2,17 @@
 
 Everything but ``analyse`` runs on the event loop. An edit re-arms the document's
 timer; when it fires, the scheduler takes a snapshot from the session and hands it to
-the worker. A document has at most one job waiting for the worker: a newer snapshot
-replaces the waiting job's, which the job takes when it starts (under a flood of edits
+the worker as a ``Job``: the snapshot, the document's analysis state (``DocumentAnalysis``,
+owned by the scheduler, changed by the worker alone) and a flag the loop sets once the
+document moves on from the snapshot's version. The worker reads nothing else, and never
+the session. A document has at most one job waiting for the worker: a newer job
+replaces the waiting one, which the worker takes when it starts (under a flood of edits
 the queue once held thousands of stale snapshots, each with its own copy of the line
 list). Work whose document moved on before it started is skipped, work whose
 document moves on stops after its batch, and a result (partial or complete) goes back
 into the session, and to ``deliver`` (which publishes it), only if the document still
-has the version it was computed for. Edits and the worker's batches hand freed memory
+has the version it was computed for. The model's suggestion cache is sized here, on the
+loop, to hold every checked open line. Edits and the worker's batches hand freed memory
 back to the system, at most once a second (``memory``).
 """
 
@@ -19,12 +23,27 @@ import logging
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
-from .analysis import Analysis, Run, Snapshot, analyse
+from .analysis import Analysis, Run, Snapshot, ahead_rows, analyse
+from .incremental import DocumentAnalysis
 from .memory import MemoryTrimmer
 from .session import Session
 
 log = logging.getLogger(__name__)
+
+#: Suggestions kept for lines no longer open (undo, moved text), beyond the open lines.
+CACHE_HISTORY = 5_000
+
+
+@dataclass(frozen=True)
+class Job:
+    """One analysis for the worker: all it reads, and the state it alone changes."""
+
+    snapshot: Snapshot
+    state: DocumentAnalysis
+    superseded: threading.Event  # set on the loop when the document moves on or closes
+    run: Run
 
 
 class Scheduler:
@@ -38,7 +57,9 @@ class Scheduler:
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._waiters: dict[str, list[asyncio.Future[None]]] = {}
         self._in_flight: dict[str, int] = {}  # analyses submitted and not finished, per document
-        self._waiting: dict[str, Snapshot] = {}  # the snapshot of each document's job not yet started
+        self._waiting: dict[str, Job] = {}  # each document's job not yet started
+        self._states: dict[str, DocumentAnalysis] = {}  # each checked document's, lent to the worker
+        self._versions: dict[str, tuple[int, threading.Event]] = {}  # the version analysed, its flag
         self._waiting_lock = threading.Lock()
         self.idle = threading.Event()  # set while nothing is scheduled or running
         self.idle.set()
@@ -53,6 +74,7 @@ class Scheduler:
     def schedule(self, uri: str, delay_s: float | None = None) -> None:
         """(Re)start the document's debounce timer."""
         self._trimmer.maybe_trim()
+        self._note_superseded(uri)
         timer = self._timers.pop(uri, None)
         if timer is not None:
             timer.cancel()
@@ -73,6 +95,8 @@ class Scheduler:
         timer = self._timers.pop(uri, None)
         if timer is not None:
             timer.cancel()
+        self._note_superseded(uri)
+        self._states.pop(uri, None)
         self._wake(uri)
         self._note_idle()
 
@@ -94,41 +118,63 @@ class Scheduler:
         except TimeoutError:
             log.warning("analysis of %s did not finish within %.0f s", uri, timeout_s)
 
+    def _note_superseded(self, uri: str) -> None:
+        """Flag the analysis of an older version (or of a closed document) to stop."""
+        analysed = self._versions.get(uri)
+        document = self.session.document(uri)
+        if analysed is not None and (document is None or document.version != analysed[0]):
+            analysed[1].set()
+            del self._versions[uri]
+
     def _submit(self, uri: str) -> None:
         self._timers.pop(uri, None)
         snapshot = self.session.snapshot(uri)
         if snapshot is None:
             self._note_idle()
             return
+        job = self._job(snapshot)
         with self._waiting_lock:
             job_waiting = uri in self._waiting
-            self._waiting[uri] = snapshot
+            self._waiting[uri] = job
         if job_waiting:
-            return  # the job waiting takes this snapshot when it starts
+            return  # the worker takes this job instead when it starts the waiting one
         self._in_flight[uri] = self._in_flight.get(uri, 0) + 1
         future = self.loop.run_in_executor(self._executor, self._start, uri)
         future.add_done_callback(lambda done: self._finish(uri, done))
 
-    def _start(self, uri: str) -> tuple[Snapshot, Analysis | None]:
-        """In the worker: analyse the document's newest snapshot."""
-        with self._waiting_lock:
-            snapshot = self._waiting.pop(uri)
-        return snapshot, self._run(snapshot)
-
-    def _run(self, snapshot: Snapshot) -> Analysis | None:
-        if not self.session.is_current(snapshot):
-            return None  # superseded while queued
-        loop = self.loop
+    def _job(self, snapshot: Snapshot) -> Job:
+        """The snapshot with the state, superseded flag and callbacks the worker uses."""
+        uri, loop = snapshot.uri, self.loop
+        if snapshot.masker is None:  # not checked: its state goes (``analyse`` does not use one)
+            self._states.pop(uri, None)
+        state = self._states.setdefault(uri, DocumentAnalysis()) if snapshot.masker else DocumentAnalysis()
+        self._note_superseded(uri)
+        _, superseded = self._versions.setdefault(uri, (snapshot.version, threading.Event()))
+        if snapshot.model is not None:  # a batch asked is kept until found
+            snapshot.model.cache.max_lines = max(self._cache_lines(), ahead_rows(snapshot.model))
 
         def hand_back(partial: Analysis) -> None:
             loop.call_soon_threadsafe(self._partial, snapshot, partial)
 
-        def superseded() -> bool:  # asked between batches
+        def stop() -> bool:  # asked between batches
             self._trimmer.maybe_trim()
-            return not self.session.is_current(snapshot)
+            return superseded.is_set()
 
+        return Job(snapshot, state, superseded, Run(stop, hand_back))
+
+    def _cache_lines(self) -> int:
+        """Room for every checked open line (a settings change re-checks them all) and some history."""
+        documents = (self.session.document(uri) for uri in self._states)
+        return sum(len(document.lines) for document in documents if document is not None) + CACHE_HISTORY
+
+    def _start(self, uri: str) -> tuple[Snapshot, Analysis | None]:
+        """In the worker: analyse the document's newest job."""
+        with self._waiting_lock:
+            job = self._waiting.pop(uri)
+        if job.superseded.is_set():
+            return job.snapshot, None  # superseded while queued
         try:
-            return analyse(snapshot, Run(superseded, hand_back))
+            return job.snapshot, analyse(job.snapshot, job.state, job.run)
         finally:
             self._trimmer.maybe_trim()
 

@@ -1,8 +1,9 @@
 """The server's state: documents, settings, resolved client capabilities, the model
-engine, the dictionary and each document's analysis state.
+engine, the dictionary and each document's last analysis.
 
-Mutated only on the event loop (handlers); the analysis worker gets an immutable
-``Snapshot`` and its ``Analysis`` comes back through ``accept``.
+Mutated only on the event loop (handlers; ``loop_thread`` checks the methods marked
+``@on_loop`` when asked); the analysis worker gets an immutable ``Snapshot`` and its
+``Analysis`` comes back through ``accept``.
 """
 
 from __future__ import annotations
@@ -22,13 +23,10 @@ from .autocorrect import Autocorrector
 from .dictionary import Dictionary
 from .documents import Codec, Document, DocumentStore
 from .engine import Engine, Loader
-from .incremental import DocumentAnalysis
+from .loop_thread import LoopThread, on_loop
 from .settings import Settings, parse_settings
 
 log = logging.getLogger(__name__)
-
-#: Suggestions kept for lines no longer open (undo, moved text), beyond the open lines.
-CACHE_HISTORY = 5_000
 
 
 @dataclass(frozen=True)
@@ -62,13 +60,13 @@ class SettingsChange:
 
 class Session:
     def __init__(self, loader: Loader = load_restorer) -> None:
+        self.loop_thread = LoopThread()  # the event loop's: the session is built there
         self.documents = DocumentStore()
         self.settings = Settings()
         self.capabilities = ClientCapabilities()
-        self.engine = Engine(loader)
+        self.engine = Engine(loader, self.loop_thread)
         self.dictionary = Dictionary()
         self.root: str | None = None
-        self._analyses: dict[str, DocumentAnalysis] = {}  # each changed by the analysis worker only
         self._results: dict[str, tuple[int, Analysis]] = {}  # the last analysis and its version
         self._completed: dict[str, tuple[int, str]] = {}  # the last complete one's version and result id
         self._skipped: set[str] = set()  # too big to check: warned once
@@ -82,6 +80,7 @@ class Session:
     def codec(self) -> Codec:
         return self.documents.codec
 
+    @on_loop
     def initialize(self, capabilities: types.ClientCapabilities, position_encoding: str, root: str | None) -> None:
         self.capabilities = ClientCapabilities.resolve(capabilities)
         self.documents.codec = Codec(position_encoding)
@@ -89,6 +88,7 @@ class Session:
 
     # --- settings ---------------------------------------------------------------------
 
+    @on_loop
     def apply_settings(self, raw: Any) -> SettingsChange:
         """Take new settings (never raises)."""
         settings, warnings = parse_settings(raw, self.settings)
@@ -116,15 +116,17 @@ class Session:
     def document(self, uri: str) -> Document | None:
         return self.documents.get(uri)
 
+    @on_loop
     def open(self, uri: str, language_id: str, version: int, text: str) -> None:
         self.documents.open(uri, language_id, version, text)
 
+    @on_loop
     def change(self, uri: str, version: int, changes: list[tuple[Any, str]]) -> None:
         self.documents.change(uri, version, changes)
 
+    @on_loop
     def close(self, uri: str) -> None:
         self.documents.close(uri)
-        self._analyses.pop(uri, None)
         self._results.pop(uri, None)
         self._completed.pop(uri, None)
         self._skipped.discard(uri)
@@ -136,27 +138,22 @@ class Session:
 
     # --- analysis ---------------------------------------------------------------------
 
+    @on_loop
     def snapshot(self, uri: str) -> Snapshot | None:
         """What the worker needs to analyse the document's current version."""
         document = self.documents.get(uri)
         if document is None:
             return None
-        masker = self._masker(document)
-        if masker is None:
-            self._analyses.pop(uri, None)
-        state = self._analyses.setdefault(uri, DocumentAnalysis()) if masker else DocumentAnalysis()
         return Snapshot(
             uri,
             document.version,
             tuple(document.lines),
-            masker,
+            self._masker(document),
             self.options_for(uri),
             self.settings.severity,
             self.codec,
             self.engine.model,
-            state,
             document.written,
-            self._cache_lines(),
         )
 
     def _masker(self, document: Document) -> Masker | None:
@@ -176,11 +173,6 @@ class Session:
             )
         return True
 
-    def _cache_lines(self) -> int:
-        """Room for every checked open line (a settings change re-checks them all) and some history."""
-        open_lines = sum(len(d.lines) for uri in self._analyses if (d := self.documents.get(uri)) is not None)
-        return open_lines + CACHE_HISTORY
-
     def is_current(self, snapshot: Snapshot) -> bool:
         document = self.documents.get(snapshot.uri)
         return document is not None and document.version == snapshot.version
@@ -190,6 +182,7 @@ class Session:
         analysis = self.result(uri)
         return uri not in self.documents or (analysis is not None and analysis.complete)
 
+    @on_loop
     def accept(self, snapshot: Snapshot, analysis: Analysis) -> bool:
         """Keep the analysis of the current version; True when it completes a version that
         had a complete result already, with another result (settings, dictionary or model changed)."""

@@ -1,4 +1,10 @@
+import os
+
 import pytest
+
+#: Every session the tests build, in process or in a server they start, asserts that it
+#: changes only on its event loop's thread (``nokta_lsp.loop_thread``).
+os.environ["NOKTA_LSP_CHECK_THREADS"] = "1"
 
 
 def pytest_addoption(parser):

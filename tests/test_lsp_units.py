@@ -15,6 +15,7 @@ from lsprotocol import types
 from nokta_lsp.actions import quick_fixes
 from nokta_lsp.diagnostics import ALTERNATIVE_FLOOR, finding_data
 from nokta_lsp.documents import Codec, Document, split_lines
+from nokta_lsp.incremental import DocumentAnalysis
 from nokta_lsp.settings import Settings, defaults_as_json, parse_settings
 from nokta_model.check.findings import (
     CheckOptions,
@@ -370,14 +371,12 @@ def test_an_opened_document_is_found_from_the_top_and_an_edit_before_the_rest():
     assert analysis.stale[URGENT_ROWS] and not analysis.complete
 
 
-def _snapshot(lines, restorer, version=1, state=None, stand_in=False):
+def _snapshot(lines, restorer, version=1, stand_in=False):
     from nokta_lsp.analysis import Snapshot
     from nokta_lsp.engine import Model
-    from nokta_lsp.incremental import DocumentAnalysis
 
     model = Model(restorer, SuggestionCache(), "fake", stand_in=stand_in)
-    state = state or DocumentAnalysis()
-    return Snapshot("file:///x.txt", version, lines, PLAIN, CheckOptions(), "information", Codec(), model, state)
+    return Snapshot("file:///x.txt", version, lines, PLAIN, CheckOptions(), "information", Codec(), model)
 
 
 def test_a_document_is_asked_for_in_large_batches_and_an_edit_alone():
@@ -387,13 +386,13 @@ def test_a_document_is_asked_for_in_large_batches_and_an_edit_alone():
 
     restorer = FakeRestorer()
     lines = tuple(f"cok guzel {n}" for n in range(3 * AHEAD_LINES))
-    snapshot = _snapshot(lines, restorer)
+    snapshot, state = _snapshot(lines, restorer), DocumentAnalysis()
     never = Run(lambda: False, lambda partial: None)
-    assert analyse(snapshot, never).complete
+    assert analyse(snapshot, state, never).complete
     assert [len(call) for call in restorer.calls] == [AHEAD_LINES] * 3
     restorer.calls.clear()
     edited = (*lines[:5], "bugun cok", *lines[6:])
-    result = analyse(replace(snapshot, version=2, lines=edited), never)
+    result = analyse(replace(snapshot, version=2, lines=edited), state, never)
     assert restorer.calls == [["bugun cok"]]
     assert [f.replacement for f in result.line_findings[5]] == ["bugün", "çok"]
 
@@ -406,10 +405,11 @@ def test_a_stand_in_finds_only_the_top_and_leaves_the_rest_to_the_configured_mod
     stand_in, configured = FakeRestorer(), FakeRestorer()
     snapshot = _snapshot(lines, stand_in, stand_in=True)
     never = Run(lambda: False, lambda partial: None)
-    top = analyse(snapshot, never)
+    state = DocumentAnalysis()
+    top = analyse(snapshot, state, never)
     assert not top.complete and sum(len(call) for call in stand_in.calls) == URGENT_ROWS
     assert all(top.line_findings[:URGENT_ROWS]) and not any(top.line_findings[URGENT_ROWS:])
-    whole = analyse(_snapshot(lines, configured, state=snapshot.state), never)
+    whole = analyse(_snapshot(lines, configured), state, never)
     assert whole.complete and all(len(row) == 2 for row in whole.line_findings)
 
 
@@ -437,7 +437,7 @@ def _analysed_in_batches(restorer: FakeRestorer, batches: int):
     from nokta_lsp.analysis import AHEAD_LINES, Run, analyse
 
     lines = tuple(f"cok guzel {n}" for n in range(batches * AHEAD_LINES))
-    result = analyse(_snapshot(lines, restorer), Run(lambda: False, lambda partial: None))
+    result = analyse(_snapshot(lines, restorer), DocumentAnalysis(), Run(lambda: False, lambda partial: None))
     assert result.complete and all(len(row) == 2 for row in result.line_findings)
     assert [len(call) for call in restorer.calls] == [AHEAD_LINES] * batches
 
@@ -505,12 +505,12 @@ def test_an_edit_is_published_before_the_document_is_checked_again_with_a_new_mo
     from nokta_lsp.engine import Model
 
     lines = tuple(f"cok guzel {n}" for n in range(2_000))
-    snapshot = _snapshot(lines, FakeRestorer())
-    analyse(snapshot, Run(lambda: False, lambda partial: None))
+    snapshot, state = _snapshot(lines, FakeRestorer()), DocumentAnalysis()
+    analyse(snapshot, state, Run(lambda: False, lambda partial: None))
     edited = (*lines[:1500], "bugun cok", *lines[1501:])
     model = Model(FakeRestorer(), SuggestionCache(), "another")
     partials: list = []
-    analyse(replace(snapshot, version=2, lines=edited, model=model), Run(lambda: False, partials.append))
+    analyse(replace(snapshot, version=2, lines=edited, model=model), state, Run(lambda: False, partials.append))
     assert partials[0].found_share < 0.01  # the edit's row alone
     assert [f.replacement for f in partials[0].line_findings[1500]] == ["bugün", "çok"]
 
@@ -527,20 +527,20 @@ def test_the_worker_waits_for_no_large_batch_when_a_newer_version_is_waiting():
             release.wait(10)
             return super().rank(lines, spans, with_scores, typed)
 
-    snapshot = _snapshot(tuple(f"cok guzel {n}" for n in range(100)), Blocked())
+    snapshot, state = _snapshot(tuple(f"cok guzel {n}" for n in range(100)), Blocked()), DocumentAnalysis()
     newer = threading.Event()
     threading.Timer(0.05, newer.set).start()
-    assert analyse(snapshot, Run(newer.is_set, lambda partial: None)) is None  # while the batch is still asked
+    assert analyse(snapshot, state, Run(newer.is_set, lambda partial: None)) is None  # while the batch is still asked
     release.set()
-    assert analyse(snapshot, Run(lambda: False, lambda partial: None)).complete
+    assert analyse(snapshot, state, Run(lambda: False, lambda partial: None)).complete
 
 
-def test_engine_serves_the_count_based_model_while_the_configured_one_loads():
-    import threading
+async def test_engine_serves_the_count_based_model_while_the_configured_one_loads():
+    import asyncio
 
     from nokta_lsp import engine as engine_module
 
-    release, interim_called, finished = threading.Event(), threading.Event(), threading.Event()
+    release, settled, finished = threading.Event(), threading.Event(), asyncio.Event()
     stand_in, configured = FakeRestorer(), FakeRestorer()
 
     def loader(name, device="auto"):
@@ -550,14 +550,18 @@ def test_engine_serves_the_count_based_model_while_the_configured_one_loads():
         return configured
 
     engine = engine_module.Engine(loader=loader)
-    outcomes = []
+    outcomes, served_first = [], []
     engine.start_loading(
-        ("default", "", "auto"), lambda outcome: (outcomes.append(outcome), finished.set()), interim_called.set
+        ("default", "", "auto"),
+        asyncio.get_running_loop(),
+        lambda outcome: (outcomes.append(outcome), finished.set()),
+        lambda: served_first.append(engine.model.restorer),
+        settled.set,
     )
-    assert interim_called.wait(10)
-    assert engine.model.restorer is stand_in and engine.loading.is_set()
+    assert await asyncio.to_thread(settled.wait, 10)  # after the loop took the stand-in
+    assert served_first == [stand_in] and engine.model.restorer is stand_in and engine.loading.is_set()
     release.set()
-    assert finished.wait(10)
+    await asyncio.wait_for(finished.wait(), 10)
     assert engine.model.restorer is configured and outcomes[0].error is None and not engine.loading.is_set()
 
 

@@ -3,6 +3,7 @@ workspace/didChangeConfiguration) and loading the model they name."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import logging
 from typing import TYPE_CHECKING, Any
@@ -59,22 +60,22 @@ def load_model(ls: NoktaServer) -> None:
         ls.work_done_progress.begin(
             token, types.WorkDoneProgressBegin(title="Loading nokta model", message=session.settings.backend)
         )
-    loop = ls.scheduler.loop
-
-    def done(outcome: LoadOutcome) -> None:
-        loop.call_soon_threadsafe(_model_loaded, ls, outcome, token)
 
     def interim() -> None:
-        """Let the stand-in check the rows shown first of the open documents before the
-        configured model's loading competes with it for the CPU (and the GIL)."""
-        ls.scheduler.idle.clear()
-        loop.call_soon_threadsafe(ls.refresh)
+        """On the loop: the stand-in checks the rows shown first of the open documents."""
+        ls.refresh()
+
+    def settle() -> None:
+        """In the loading thread: let the stand-in finish before the configured model's
+        loading competes with it for the CPU (and the GIL)."""
         ls.scheduler.idle.wait(STAND_IN_FIRST_S)
 
-    session.engine.start_loading(session.settings.model_key(), done, interim)
+    done = functools.partial(_model_loaded, ls, token)
+    session.engine.start_loading(session.settings.model_key(), ls.scheduler.loop, done, interim, settle)
 
 
-def _model_loaded(ls: NoktaServer, outcome: LoadOutcome, token: str | None) -> None:
+def _model_loaded(ls: NoktaServer, token: str | None, outcome: LoadOutcome) -> None:
+    """On the loop, once the engine has taken the model loaded."""
     if token is not None:
         message = outcome.model.description if outcome.model else "failed"
         ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=message))
