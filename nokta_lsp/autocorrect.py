@@ -2,7 +2,8 @@
 
 Called when a trigger character (space, newline, sentence punctuation) was typed, with
 the document's lines and the position after it. The word just finished and the one or
-two before it (the new right context may have made the model sure of them) are checked
+two before it (the new right context may have made the model sure of them), or every
+word of a line a line break ended (each has all its context now), are checked
 as the diagnostics check them (the prose masking, the language guard, the writer's
 evidence, the dictionaries), against a threshold of their own (``autocorrectThreshold``);
 on a line whose words so far are all ASCII after a line typed with Turkish letters, the
@@ -90,7 +91,8 @@ class Autocorrector:
         text = derive_row(lines[row], self.states.before(lines, row, context), context).text
         (suggestions,) = suggestions_for([text], context.restorer, cache)
         options = self.options(lines, row, context, threshold)
-        recent = {span.start for span in word_spans(lines[row][:column])[-WORDS_BACK:]}
+        spans = word_spans(lines[row][:column])
+        recent = {span.start for span in (spans if newline else spans[-WORDS_BACK:])}
         changes = checked(
             lines,
             [
