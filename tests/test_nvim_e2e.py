@@ -257,6 +257,15 @@ def test_autocorrect_restores_a_line_typed_in_ascii(tmp_path: Path) -> None:
         end
         vim.wait(3000, function() return lines()[3] == 'öğrenci' end)
         seen.lines = lines()
+        vim.api.nvim_feedkeys('Acok ', 'tx', false)
+        vim.wait(3000, function() return lines()[4] == 'çok ' end)
+        vim.cmd('undo')  -- the correction is its own undo step: the typing stays
+        seen.undone = lines()[4]
+        vim.api.nvim_feedkeys('Aguzel ', 'tx', false)
+        vim.wait(3000, function() return lines()[4] ~= 'cok guzel ' end)
+        seen.after_undo = lines()[4]
     """,
     )
     assert seen["lines"] == ["Ilk satir.", "Bugün hava çok güzel.", "öğrenci", ""]
+    assert seen["undone"] == "cok "
+    assert seen["after_undo"] == "cok güzel ", "an undone correction was made again"

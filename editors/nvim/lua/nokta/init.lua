@@ -89,7 +89,10 @@ function M.correct(bufnr, client, ch, row, col)
     if err or not edits or #edits == 0 or vim.b[bufnr].changedtick ~= tick then
       return
     end
+    -- its own undo step: setting 'undolevels' to itself breaks the undo sequence
+    vim.o.undolevels = vim.o.undolevels
     vim.lsp.util.apply_text_edits(edits, bufnr, client.offset_encoding)
+    vim.o.undolevels = vim.o.undolevels
   end, bufnr)
 end
 
