@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import logging
+import re
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from hypothesis import given
 from hypothesis import settings as hsettings
@@ -31,11 +34,18 @@ from nokta_model.restorer import Suggestion
 from nokta_model.spans import Span
 from tests.lsp.fake_restorer import FakeRestorer
 
+SETTINGS_DOC = Path(__file__).resolve().parents[1] / "docs" / "settings.md"
+
 # --- settings ---------------------------------------------------------------------------
 
 
 def test_defaults_match_the_documented_table():
-    assert defaults_as_json()["confidenceThreshold"] == Settings().confidenceThreshold
+    documented = dict(
+        re.findall(r"^\| \[`(\w+)`\]\(#\w+\) \| .*? \| `(.*)` \|$", SETTINGS_DOC.read_text(encoding="utf-8"), re.M)
+    )
+    assert documented.keys() == defaults_as_json().keys()
+    for key, value in defaults_as_json().items():
+        assert json.loads(documented[key]) == value, key
     assert defaults_as_json()["fileTypes"][:3] == ["plaintext", "markdown", "gitcommit"]
     assert set(defaults_as_json()) == {
         "fileTypes", "checkCodeComments", "severity", "confidenceThreshold", "strictConfidenceThreshold",
