@@ -19,7 +19,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from nokta_lsp.framing import frame, read_messages
+from .lsp_framing import frame, read_messages
 
 SERVER = [sys.executable, "-m", "nokta_lsp", "--stdio"]
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import nokta_model
-from nokta_lsp.framing import frame, read_messages
+from bench.lsp_framing import frame, read_messages
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ("ngram.npz", "context.npz", "neural.safetensors", "neural.json", "default.json", "LICENSES.md")

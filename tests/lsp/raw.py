@@ -11,7 +11,7 @@ import itertools
 import json
 from typing import IO, Any
 
-from nokta_lsp.framing import frame_body, read_messages
+from bench.lsp_framing import frame_body, read_messages
 
 
 class RawServer:
