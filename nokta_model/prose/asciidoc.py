@@ -36,9 +36,7 @@ def scan(state: State, line: str) -> tuple[str, State]:
         opened = replace(state, delimiter=stripped) if not state.delimiter else state
         return blank(line), (opened if stripped == "----" else replace(opened, language=""))
     if state.delimiter:
-        if not state.language:
-            return blank(line), state
-        masked, inner = code.MASKERS[state.language].scan(state.inner, line)
+        masked, inner = code.block_line(state.language, state.inner, line)
         return masked, (state if inner == state.inner else replace(state, inner=inner))
     source = _SOURCE_RE.match(stripped)
     if source:

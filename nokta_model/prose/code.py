@@ -14,7 +14,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import partial
 
-from .base import Masker
+from .base import Masker, blank
 
 
 @dataclass(frozen=True)
@@ -182,3 +182,12 @@ def block_start(language: str | None) -> tuple[str, Hashable]:
     ``python``, ``js``, ``c++``…; its first state), or ("", None) when no masker knows it."""
     masker = _BY_LANGUAGE.get(language.lower()) if language else None
     return (masker.name, masker.start) if masker else ("", None)
+
+
+def block_line(language: str, inner: Hashable, line: str) -> tuple[str, Hashable]:
+    """A line inside a code block masked as its language's code (``language`` as
+    ``block_start`` gave it; "" when no masker knows it: the whole line is code), with
+    the block's next inner state."""
+    if not language:
+        return blank(line), inner
+    return MASKERS[language].scan(inner, line)

@@ -114,7 +114,7 @@ def _inside(state: State, line: str, start: int) -> tuple[str, State]:
             return blank(line), after
         if not state.language:
             return blank(line), state
-        masked, inner = code.MASKERS[state.language].scan(state.inner, content)
+        masked, inner = code.block_line(state.language, state.inner, content)
         return head + masked, (state if inner == state.inner else state._replace(inner=inner))
     if state.html_kind <= 5:
         ended = _HTML_ENDS[state.html_kind].search(content)

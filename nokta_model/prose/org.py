@@ -31,9 +31,7 @@ def scan(state: State, line: str) -> tuple[str, State]:
     if state.block:
         if _END_RE.match(line):
             return blank(line), TEXT
-        if not state.language:
-            return blank(line), state
-        masked, inner = code.MASKERS[state.language].scan(state.inner, line)
+        masked, inner = code.block_line(state.language, state.inner, line)
         return masked, (state if inner == state.inner else replace(state, inner=inner))
     begin = _BEGIN_RE.match(line)
     if begin:

@@ -40,9 +40,7 @@ def scan(state: State, line: str) -> tuple[str, State]:
     indent = len(line) - len(line.lstrip())
     if state.literal_indent is not None:
         if not line.strip() or indent > state.literal_indent:
-            if not state.language:
-                return blank(line), state
-            masked, inner = code.MASKERS[state.language].scan(state.inner, line)
+            masked, inner = code.block_line(state.language, state.inner, line)
             return masked, (state if inner == state.inner else replace(state, inner=inner))
         state = PROSE
     if _EXPLICIT_RE.match(line):
