@@ -194,7 +194,7 @@ def _count_batch(batch: list[tuple[str, int]]) -> _Counts:
     )
 
 
-def _summed(hashes, plain, twin, parents, steps) -> _Counts:
+def _summed(hashes: np.ndarray, plain: np.ndarray, twin: np.ndarray, parents: np.ndarray, steps: np.ndarray) -> _Counts:
     unique, first, inverse = np.unique(hashes, return_index=True, return_inverse=True)
     return _Counts(
         unique,

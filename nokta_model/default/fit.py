@@ -64,11 +64,11 @@ def with_slips(lines: Sequence[str], rate: float = SLIP_RATE, seed: int = 7) -> 
 class _Memo:
     """A model's per-line outputs kept across the fit's many decodes of the same lines."""
 
-    def __init__(self, model, method: str) -> None:
+    def __init__(self, model: Any, method: str) -> None:
         self.model, self.method = model, method
         self.cache: dict[str, Any] = {}
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self.model, name)
 
     def outputs(self, lines: list[str]) -> list:

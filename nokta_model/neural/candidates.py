@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -58,7 +59,7 @@ def ranked_spellings(word: str, twin_probability: np.ndarray, limit: int) -> lis
     return ranked
 
 
-def _cheapest_subsets(costs: np.ndarray, limit: int):
+def _cheapest_subsets(costs: np.ndarray, limit: int) -> Iterator[tuple[float, tuple[int, ...]]]:
     """Non-empty index subsets of sorted ``costs`` in order of increasing total cost."""
     if limit <= 0 or not len(costs):
         return

@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from .config import ModelConfig
 from .model import CharTagger
 from .vocab import BOUNDARY, PAD, encode_input, encode_key
 
@@ -150,7 +151,7 @@ def _run(model: CharTagger, batch: list[_Piece], device: torch.device) -> np.nda
     return torch.sigmoid(model.calibrated(logits, ids_tensor)).float().cpu().numpy()
 
 
-def _pieces(index: int, key: str, config) -> list[_Piece]:
+def _pieces(index: int, key: str, config: ModelConfig) -> list[_Piece]:
     encoded = encode_input(key, cased=True) if config.cased else encode_key(key)
     ids = np.concatenate(([BOUNDARY], encoded, [BOUNDARY])).astype(np.int64)
     window, context = config.window, config.window_context
@@ -167,7 +168,7 @@ def _pieces(index: int, key: str, config) -> list[_Piece]:
         start += step
 
 
-def _batches(pieces: list[_Piece]):
+def _batches(pieces: list[_Piece]) -> Iterator[list[_Piece]]:
     batch: list[_Piece] = []
     for piece in pieces:
         if batch and (

@@ -24,7 +24,7 @@ from tqdm import tqdm
 from ..corpus import default_corpus_dir
 from .checkpoint import load_model, save_model, write_json
 from .config import TrainConfig
-from .data import CaseMix, batches, class_counts, dev_lines, epoch_chunks, load_streams, mix_description
+from .data import CaseMix, Stream, batches, class_counts, dev_lines, epoch_chunks, load_streams, mix_description
 from .distributed import Ranks, agreed_maximum, join, leave, wrap
 from .evaluate_dev import dev_metrics
 from .infer import bfloat16_native_on
@@ -59,7 +59,16 @@ def train_neural(
 
 
 class TrainingLoop:
-    def __init__(self, config, run_dir, model, optimizer, state, dev, ranks: Ranks) -> None:
+    def __init__(
+        self,
+        config: TrainConfig,
+        run_dir: Path,
+        model: CharTagger,
+        optimizer: torch.optim.Optimizer,
+        state: dict[str, Any],
+        dev: list[str],
+        ranks: Ranks,
+    ) -> None:
         self.config, self.run_dir, self.model, self.optimizer = config, run_dir, model, optimizer
         self.state, self.dev, self.ranks = state, dev, ranks
         self.device = next(model.parameters()).device
@@ -68,7 +77,7 @@ class TrainingLoop:
         self.last_save = time.monotonic()
         self._agree_on_progress()
 
-    def run(self, streams, progress: bool) -> None:
+    def run(self, streams: list[Stream], progress: bool) -> None:
         config, state = self.config, self.state
         bar = tqdm(
             total=self._step_budget(), initial=state["step"], disable=not progress, dynamic_ncols=True, mininterval=10

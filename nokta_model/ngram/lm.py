@@ -60,7 +60,7 @@ class LanguageModel:
     capitals: SortedTable  # spelling hash -> times written under a capital İ, under a capital I (``capitals.py``)
     acronyms: SortedTable  # key hash -> times written in capitals with Turkish letters (``capitals.py``)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         self.total = float(self.lexicon.counts.sum())
         # <s> and </s> have no lexicon count: each is seen once a sentence, and training
         # counts each sentence start as the bigram <s> <s>.

@@ -262,7 +262,7 @@ def _word_evidence(stem: str, found: tuple[float, bool], in_capitals: bool, insi
     )
 
 
-def _plausible(ids: list[int], counts, masks, typed: int) -> list[int]:
+def _plausible(ids: list[int], counts: np.ndarray, masks: np.ndarray, typed: int) -> list[int]:
     """Drop spellings so much rarer than the most frequent one that no context could save
     them, but never the spelling exactly as typed when the writer typed a Turkish letter."""
     if len(ids) < 2:

@@ -71,7 +71,7 @@ class SortedTable:
         rows[rows == len(self.keys)] = 0
         return np.where(self.keys[rows] == queries, rows, -1)
 
-    def get(self, queries: np.ndarray, default=0) -> np.ndarray:
+    def get(self, queries: np.ndarray, default: float = 0) -> np.ndarray:
         rows = self.find(queries)
         if len(self.values) == 0:
             return np.full(rows.shape + self.values.shape[1:], default, dtype=self.values.dtype)

@@ -58,7 +58,7 @@ def _counted_tokens(line: str, weight: int, capitals: CapitalCounts) -> list[str
 class _Counter:
     """Counts n-grams over build-time spelling ids."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.ids: dict[str, int] = {}
         self.unigrams: Counter[int] = Counter()
         self.bigrams: Counter[int] = Counter()
