@@ -14,7 +14,7 @@ word in the document. No protocol types here.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field, replace
 
 from nokta_model.check.findings import (
@@ -24,6 +24,7 @@ from nokta_model.check.findings import (
     suggestions_for,
     typed_with_turkish_letters,
 )
+from nokta_model.prose import blank
 from nokta_model.spans import word_spans
 
 from .edits import WordChange, checked, still_reads
@@ -39,27 +40,55 @@ REMEMBERED = 32
 
 @dataclass
 class LineStates:
-    """The masker and language state at the start of each line, kept between requests:
-    typing changes the lines at the cursor, so the states of the lines above it stay."""
+    """The masker and language state at the start of a line, derived lazily and kept
+    between requests: typing changes the lines at the cursor, so what was derived for
+    the lines above it stays.
+
+    The masker state is carried from the top by the format's scan alone (cheap: no
+    masking of links, no language guard). The language at the start of a line is the
+    one of the nearest line above with evidence of its own (a line without evidence
+    leaves the language as it found it), so only the lines from there down are read
+    by the language guard, not the whole document.
+    """
 
     lines: tuple[str, ...] = ()
-    states: list[State] = field(default_factory=list)  # states[i]: at the start of line i
+    maskers: list[Hashable] = field(default_factory=list)  # maskers[i]: the masker state at the start of line i
+    #: languages[i]: the language line i shows on its own (None: no evidence), for the lines read.
+    languages: dict[int, bool | None] = field(default_factory=dict)
     #: What the states were derived with. Not the words nokta wrote, which grow with each
-    #: correction: deriving every line again then would cost a long document's latency.
+    #: correction: deriving the lines again for each would cost a long document's latency.
     key: object = None
 
     def before(self, lines: tuple[str, ...], row: int, context: Context) -> State:
         key = (context.masker, context.options.max_line_length)
         if key != self.key:
-            self.states, self.key = [], key
+            self.maskers, self.languages, self.key = [], {}, key
         start, _, _ = changed_region(self.lines, lines)
-        del self.states[start + 1 :]  # a line's start state depends on the lines above it only
+        del self.maskers[start + 1 :]  # a line's start state depends on the lines above it only
+        for changed in [line for line in self.languages if line >= start]:
+            del self.languages[changed]
         self.lines = lines
-        if not self.states:
-            self.states.append((context.masker.start, None))
-        while len(self.states) <= row:
-            self.states.append(derive_row(lines[len(self.states) - 1], self.states[-1], context).state_out)
-        return self.states[row]
+        masker_state = self.masker_state(row, context)
+        return masker_state, self.language(row, context)
+
+    def masker_state(self, row: int, context: Context) -> Hashable:
+        if not self.maskers:
+            self.maskers.append(context.masker.start)
+        scan, longest = context.masker.scan, context.options.max_line_length
+        while len(self.maskers) <= row:
+            line = self.lines[len(self.maskers) - 1]
+            self.maskers.append(scan(self.maskers[-1], blank(line) if len(line) > longest else line)[1])
+        return self.maskers[row]
+
+    def language(self, row: int, context: Context) -> bool | None:
+        """The language at the start of ``row``: the last one shown above it, if any."""
+        for above in range(row - 1, -1, -1):
+            if above not in self.languages:
+                alone = derive_row(self.lines[above], (self.maskers[above], None), context)
+                self.languages[above] = alone.state_out[1]
+            if self.languages[above] is not None:
+                return self.languages[above]
+        return None
 
 
 @dataclass
