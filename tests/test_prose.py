@@ -48,9 +48,25 @@ def test_markdown_html_blocks_open_only_where_commonmark_says():
 def test_markdown_fences_with_a_language_are_masked_as_its_code():
     text = '```python\n# dosyayi ac\ndosya = ac("veri")\n```\n~~~js\n// yorum\nf(x) /* blok\nsurer */\n~~~\nson'
     assert masked("markdown", text) == ["", "dosyayi ac", "veri", "", "", "yorum", "blok", "surer", "", "son"]
-    assert masked("markdown", "```\n# yorum\n```\n```unknown\n# yorum\n```") == [""] * 6
+    assert masked("markdown", "```unknown\n# yorum\n```") == [""] * 3
     assert masked("markdown", "```kod``` ve metin") == ["ve metin"]  # a code span, not a fence
     assert masked("markdown", "> ```python\n> # yorum\nmetin") == [">", "yorum", "metin"]  # the quote ends it
+
+
+def test_a_markdown_fence_without_a_language_keeps_only_its_comment_lines():
+    text = "```\n# imaji indirip calistiriyoruz\ndocker run --rm kuyruk # bu kod\n  // girintili yorum\n#!/bin/sh\n```"
+    assert masked("markdown", text) == ["", "imaji indirip calistiriyoruz", "", "girintili yorum", "", ""]
+
+
+def test_a_markdown_fence_holding_markdown_is_masked_as_markdown():
+    text = "````markdown\n`kuyruga_ekle` icinde kontrol **iki** kez\n```python\nx = 1  # yorum\n```\n````\nson"
+    assert masked("markdown", text) == ["", "icinde kontrol **iki** kez", "", "yorum", "", "", "son"]
+
+
+def test_an_xml_fence_keeps_only_its_comments():
+    text = '```xml\n<!-- tum istekleri yonlendiriyoruz -->\n<rule name="Panel">metin</rule>\n<!-- uzun\nyorum -->\n```'
+    assert masked("markdown", text) == ["", "tum istekleri yonlendiriyoruz", "", "uzun", "yorum", ""]
+    assert format_for_path("web.xml") == "code-xml"
 
 
 def test_code_blocks_with_a_language_in_org_rst_and_asciidoc():
@@ -73,7 +89,7 @@ def test_markdown_lists_and_indented_code():
 def test_urls_and_email_addresses_are_blanked_in_every_format():
     line = "bkz https://example.com/guzel-sayfa, www.ornek.com/cok, github.com/ali/guzel, ali@guzel.com.tr adresleri"
     for name, masker in FORMATS.items():
-        text = f'x = "{line}"' if masker.code else line
+        text = f"<!-- {line} -->" if name == "code-xml" else f'x = "{line}"' if masker.code else line
         out = masker.mask_lines([text])[0]
         assert "bkz" in out and "adresleri" in out, name
         assert not re.search(r"guzel|ornek|cok|ali|veli|github", out), (name, out)
@@ -132,6 +148,16 @@ def test_html_rst_gitcommit_org_and_asciidoc():
 def test_code_comments_and_strings():
     assert masked("code-hash", 'x = "cok\\n"  # guzel\ns = """uzun\nmetin"""') == ["cok guzel", "uzun", "metin"]
     assert masked("code-c", "let a = 1; /* cok\nguzel */ b('x') // son") == ["cok", "guzel x son"]
+
+
+def test_strings_that_hold_data_are_code_and_messages_are_prose():
+    # Keys, subscripts and lists of one-word strings name fields and columns: code.
+    assert masked("code-hash", 'yazici.writerow(["tarih", "urun", "adet"])  # basliklar') == ["basliklar"]
+    assert masked("code-hash", 'for alan in ("baslangic", "bitis"):') == [""]
+    assert masked("code-hash", 'veri = {"alici": "Ayse Cicek"}; x = istek["baslangic"]') == ["Ayse Cicek"]
+    assert masked("code-hash", """curl -d '{"baslangic": "2024", "bitis": "x"}'""") == [""]
+    # A lone one-word string, or words with spaces, is a message: prose.
+    assert masked("code-hash", 'Dugme("Iptal"); hata(f"{alan} eksik, lutfen girin")') == ["Iptal eksik, lutfen girin"]
 
 
 def test_mentions_and_hashtags_are_masked_in_every_format():

@@ -56,9 +56,14 @@ FAMILIES = {
         (";",), (), ('"',), "clojure lisp scheme racket commonlisp fennel asm", ".clj .cljs .lisp .scm .rkt .fnl .asm"
     ),
     "percent": Family(("%",), (("%{", "%}"),), ('"', "'"), "matlab erlang prolog octave", ".erl .hrl"),
+    "xml": Family((), (("<!--", "-->"),), (), "xml xsl xslt svg xaml", ".xml .xsl .xslt .svg .xaml"),
 }
 
 _ESCAPE_RE = re.compile(r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|[0-7]{1,3}|.)")
+#: A string literal holding one word and nothing else.
+_ONE_WORD_RE = re.compile(r"\s*[^\W\d_][\w'’.-]*\s*")
+#: Serialised data inside a string: a quoted key and a colon (JSON, a Python dict's repr).
+_DATA_RE = re.compile(r"[\"'][\w-]+[\"']\s*:")
 _PLACEHOLDER_RE = re.compile(r"%[-+ #0]*\d*(?:\.\d+)?[sdifxXeEgGcrpq%]|\{[^{}\s]*\}|\$\{[^{}]*\}|\$\w+")
 
 
@@ -88,7 +93,9 @@ def _keep(text: str, is_string: bool) -> str:
 
 def scan(family: Family, state: State, line: str) -> tuple[str, State]:
     out = [" "] * len(line)
+    strings: list[tuple[int, int]] = []  # (start, end) of the string literals opened and closed on this line
     pos = 0
+    opened_here = False
     while pos < len(line):
         if state.mode is not Mode.CODE:
             in_string = state.mode is Mode.STRING
@@ -96,13 +103,41 @@ def scan(family: Family, state: State, line: str) -> tuple[str, State]:
             stop = len(line) if end < 0 else end
             out[pos:stop] = _keep(line[pos:stop], in_string)
             if end < 0:
-                return "".join(out), (state if _spans_lines(state) else CODE)
+                return _without_data_strings(line, out, strings), (state if _spans_lines(state) else CODE)
+            if in_string and opened_here and len(state.closer) == 1:
+                strings.append((pos, end))
             state, pos = CODE, end + len(state.closer)
             continue
         pos, state, done = _next_opener(family, line, pos, out)
+        opened_here = True
         if done:
             break
-    return "".join(out), state
+    return _without_data_strings(line, out, strings), state
+
+
+def _without_data_strings(line: str, out: list[str], strings: list[tuple[int, int]]) -> str:
+    """``out`` with the string literals that hold data rather than prose blanked: a one-word
+    key (``"ad":``, ``x["ad"]``) or item of a list of one-word strings (``("tarih",
+    "urun")``: names of fields, columns, options), and serialised data (``'{"ad": 1}'``).
+    A lone one-word string stays prose (``Button("Iptal")``)."""
+    if not strings:
+        return "".join(out)
+    one_word = [_ONE_WORD_RE.fullmatch(line, start, end) is not None for start, end in strings]
+    listed = [False] * len(strings)
+    for index in range(len(strings) - 1):
+        between = line[strings[index][1] + 1 : strings[index + 1][0] - 1]
+        if one_word[index] and one_word[index + 1] and between.strip() == ",":
+            listed[index] = listed[index + 1] = True
+    for (start, end), word, in_list in zip(strings, one_word, listed):
+        if in_list or (word and _is_key(line, start, end)) or _DATA_RE.search(line, start, end):
+            out[start:end] = blank(line[start:end])
+    return "".join(out)
+
+
+def _is_key(line: str, start: int, end: int) -> bool:
+    """Whether the string at ``line[start:end]`` (its quotes around it) is a key or a subscript."""
+    after = line[end + 1 :].lstrip()
+    return after.startswith(":") or (line[: start - 1].rstrip().endswith("[") and after.startswith("]"))
 
 
 def _spans_lines(state: State) -> bool:
@@ -184,10 +219,19 @@ def block_start(language: str | None) -> tuple[str, Hashable]:
     return (masker.name, masker.start) if masker else ("", None)
 
 
+#: The format of a code block that names no language: a line that starts with ``#`` or
+#: ``//`` and a space is a comment (shell, configuration files, most languages), the rest code.
+UNTAGGED = "code-untagged"
+_UNTAGGED_COMMENT_RE = re.compile(r"[ \t]*(?:#|//)[ \t]")
+
+
 def block_line(language: str, inner: Hashable, line: str) -> tuple[str, Hashable]:
     """A line inside a code block masked as its language's code (``language`` as
-    ``block_start`` gave it; "" when no masker knows it: the whole line is code), with
-    the block's next inner state."""
+    ``block_start`` gave it, or ``UNTAGGED``; "" when no masker knows it: the whole line
+    is code), with the block's next inner state."""
+    if language == UNTAGGED:
+        comment = _UNTAGGED_COMMENT_RE.match(line)
+        return (blank(line[: comment.end()]) + line[comment.end() :] if comment else blank(line)), inner
     if not language:
         return blank(line), inner
     return MASKERS[language].scan(inner, line)

@@ -78,12 +78,14 @@ class State(NamedTuple):  # a tuple: built and hashed in C, once per line
     quotes: int = 0  # FENCE, HTML: the blockquote depth it opened in (fewer markers close it)
     list_indent: int = 0  # the column the innermost open list item's content starts at
     comment: bool = False  # PARAGRAPH: an HTML comment opened in it is still open
-    language: str = ""  # FENCE: the format of its language's code masker (code-hash…), if it names one
-    inner: Hashable = None  # FENCE: the code masker's state
+    language: str = ""  # FENCE: the format its lines are masked as (``_fence_start``); "": all code
+    inner: Hashable = None  # FENCE: that format's state
     html_state: html.State = html.TEXT  # HTML kinds 6 and 7: the HTML masker's state
 
 
 START, TEXT = State(Block.START), State(Block.TEXT)
+MARKDOWN = "markdown"  # State.language of a fence holding Markdown
+_MARKDOWN_NAMES = frozenset(("markdown", "md", "commonmark", "gfm"))
 
 
 def scan(state: State, line: str) -> tuple[str, State]:
@@ -114,7 +116,10 @@ def _inside(state: State, line: str, start: int) -> tuple[str, State]:
             return blank(line), after
         if not state.language:
             return blank(line), state
-        masked, inner = code.block_line(state.language, state.inner, content)
+        if state.language == MARKDOWN:
+            masked, inner = scan(state.inner, content)
+        else:
+            masked, inner = code.block_line(state.language, state.inner, content)
         return head + masked, (state if inner == state.inner else state._replace(inner=inner))
     if state.html_kind <= 5:
         ended = _HTML_ENDS[state.html_kind].search(content)
@@ -173,7 +178,7 @@ def _leaf_start(text: str, in_paragraph: bool, depth: int, list_indent: int) -> 
     if fence is not None:
         run = fence.group(1) or fence.group(2)
         info = _INFO_RE.match(text[len(run) :].strip())
-        language, inner = code.block_start(info.group(1) if info else None)
+        language, inner = _fence_start(info.group(1) if info else None)
         opened = State(Block.FENCE, run, quotes=depth, list_indent=list_indent, language=language, inner=inner)
         return blank(text), opened
     if not text.startswith("<"):
@@ -191,6 +196,17 @@ def _leaf_start(text: str, in_paragraph: bool, depth: int, list_indent: int) -> 
         masked, inner = html.scan(html.TEXT, text)
         return masked, opened._replace(html_state=inner)
     return None
+
+
+def _fence_start(language: str | None) -> tuple[str, Hashable]:
+    """(the format a fenced block's lines are masked as, its first state): Markdown itself
+    for ```` ```markdown ```` (an example of a document: its prose is prose), comments only
+    for a fence that names no language, else its language's code (``code.block_start``)."""
+    if language is None:
+        return code.UNTAGGED, None
+    if language.lower() in _MARKDOWN_NAMES:
+        return MARKDOWN, START
+    return code.block_start(language)
 
 
 def _raw_html_until(line: str, end: int) -> str:
