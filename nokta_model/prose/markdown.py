@@ -116,10 +116,7 @@ def _inside(state: State, line: str, start: int) -> tuple[str, State]:
             return blank(line), after
         if not state.language:
             return blank(line), state
-        if state.language == MARKDOWN:
-            masked, inner = scan(state.inner, content)
-        else:
-            masked, inner = code.block_line(state.language, state.inner, content)
+        masked, inner = _fence_line(state.language, state.inner, content)
         return head + masked, (state if inner == state.inner else state._replace(inner=inner))
     if state.html_kind <= 5:
         ended = _HTML_ENDS[state.html_kind].search(content)
@@ -128,6 +125,13 @@ def _inside(state: State, line: str, start: int) -> tuple[str, State]:
         return line, after
     masked, inner = html.scan(state.html_state, content)
     return head + masked, (state if inner == state.html_state else state._replace(html_state=inner))
+
+
+def _fence_line(language: str, inner: Hashable, line: str) -> tuple[str, Hashable]:
+    """A line of a fenced block masked as ``language`` (``_fence_start``), and its next inner state."""
+    if language == MARKDOWN and isinstance(inner, State):
+        return scan(inner, line)
+    return code.block_line(language, inner, line)
 
 
 def _block_line(state: State, line: str, start: int, depth: int) -> tuple[str, State]:
