@@ -32,3 +32,17 @@ def write_report(out: Path, result: dict, markdown: str) -> None:
     """``out``.json (the figures) and ``out``.md (the table the docs quote)."""
     out.with_suffix(".json").write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     out.with_suffix(".md").write_text(markdown, encoding="utf-8")
+
+
+def with_block(page: str, begin: str, end: str, markdown: str) -> str:
+    """``page`` with ``markdown`` in place of what stands between the lines ``begin`` and ``end``."""
+    before, found, rest = page.partition(begin)
+    if not found or end not in rest:
+        raise SystemExit(f"the markers {begin} and {end} are missing")
+    return before + begin + "\n" + markdown + rest[rest.index(end) :]
+
+
+def block(page: str, begin: str, end: str) -> str | None:
+    """What stands between the lines ``begin`` and ``end`` of ``page`` (None without the markers)."""
+    _, found, rest = page.partition(begin + "\n")
+    return rest.partition(end)[0] if found and end in rest else None

@@ -9,9 +9,8 @@ lack) is timed beside them and labelled so. The rule-based table
 (../shared/anchors/rule_table) runs as a separate process on the same input in the same
 rounds: each round runs every system on every text in turn, so a change in the shared
 machine's speed falls on all of them; figures are medians over the rounds. Start-up is
-a whole `nokta restore` of a one-line input. Writes bench/results/throughput.json and .md,
-and the same table into docs/benchmarks.md (between its bench.throughput markers): the
-docs' one speed table.
+a whole `nokta restore` of a one-line input. Writes bench/results/throughput.json and .md;
+`python -m bench.figures` then puts the table into the docs.
 """
 
 from __future__ import annotations
@@ -34,8 +33,6 @@ SHARED = ROOT.parent.parent / "shared"
 RULE_TABLE = SHARED / "anchors" / "rule_table" / "restore.py"
 TABLE = "rule table"
 ONE_LINE = "Bugun hava cok guzel.\n"
-DOCS = ROOT.parent / "docs" / "benchmarks.md"
-DOCS_MARKERS = ("<!-- bench.throughput: start -->\n", "<!-- bench.throughput: end -->")
 
 
 def texts() -> dict[str, tuple[str, str]]:
@@ -109,17 +106,7 @@ def main() -> None:
     }
     markdown = table(report, args.backends)
     write_report(ROOT / "results" / "throughput", report, markdown)
-    DOCS.write_text(with_table(DOCS.read_text(encoding="utf-8"), markdown), encoding="utf-8")
     print(markdown)
-
-
-def with_table(page: str, markdown: str) -> str:
-    """``page`` with ``markdown`` in place of what stands between its ``DOCS_MARKERS``."""
-    start, end = DOCS_MARKERS
-    before, found, rest = page.partition(start)
-    if not found or end not in rest:
-        raise SystemExit(f"{DOCS}: the markers {start.strip()} and {end} are missing")
-    return before + start + markdown + rest[rest.index(end) :]
 
 
 def table(report: dict, backends: list[str]) -> str:
