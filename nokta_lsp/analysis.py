@@ -1,16 +1,18 @@
 """Analysis in the worker: a ``Snapshot`` taken from the session in, an ``Analysis`` out.
 
-The snapshot is immutable; the document's incremental analysis (``DocumentAnalysis``)
-comes beside it from the scheduler, which owns it and lends it to the worker alone, and
-``Run`` tells the worker when a newer version is waiting. Rows are found in batches, the latest edit's and the top
-of the document first; between batches the worker stops when a newer version is waiting
-(the state keeps what was found) and hands back a partial analysis when the edit's rows
-(or, with no edit, the top of the document) are found and then every second, so a long
-document is published top first. An edit's rows are found in small batches; the
-others' suggestions are asked for in large ones by the model's look-ahead
+The snapshot is immutable; the document's ``DocumentState`` (its incremental analysis
+and its diagnostics as JSON text) comes beside it from the scheduler, which owns it and
+lends it to the worker alone, and ``Run`` tells the worker when a newer version is
+waiting. Lines are found in batches in the work queue's order (the latest edit's and the
+top of the document first); between batches the worker stops when a newer version is
+waiting (the state keeps what was found) and hands back a partial analysis when the
+edit's lines (or, with no edit, the top of the document) are found and then every
+second, so a long document is published top first. An edit's lines are found in small
+batches; the others' suggestions are asked for in large ones by the model's look-ahead
 (``lookahead``), which the worker waits for while it watches for a newer version. A
 stand-in model (``Model.stand_in``, serving while the configured one loads) finds only
-the rows shown first and hands them back as a partial analysis. No protocol types here.
+the lines shown first and hands them back as a partial analysis. No protocol types here:
+the diagnostics' JSON is built by ``diagnostics.DiagnosticsText``.
 """
 
 from __future__ import annotations
@@ -18,11 +20,12 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from nokta_model.check.findings import CheckOptions, Finding, uncached
 from nokta_model.prose import Masker
 
+from .diagnostics import DiagnosticsText
 from .documents import Codec
 from .engine import Model
 from .incremental import Context, DocumentAnalysis
@@ -56,15 +59,22 @@ class Analysis:
 NOTHING = Analysis([], "", "empty")
 
 #: Seconds of work between checks for a newer version when the worker asks the model
-#: itself (an edit's rows; an edit waits for the batch in progress). About 16 lines of the
-#: default model, at about twice the cost per line of the look-ahead's batches.
+#: itself (an edit's lines; an edit waits for the batch in progress).
 BATCH_S = 0.02
 PARTIAL_EVERY_S = 1.0
-#: Lines per look-ahead batch. In process, the default found 10,000 corpus lines in 8.4 s
-#: of CPU with batches of 1,000 lines and 8.8 s with 500 (19 s in 20 ms batches).
+#: Lines per look-ahead batch: large batches cost the model less per line than small ones.
 AHEAD_LINES = 1_000
 #: How often the worker checks for a newer version while it waits for the look-ahead.
 POLL_S = 0.002
+
+
+@dataclass
+class DocumentState:
+    """What is kept of a document between its analyses: owned by the scheduler, changed
+    by the worker alone."""
+
+    lines: DocumentAnalysis = field(default_factory=DocumentAnalysis)
+    diagnostics: DiagnosticsText = field(default_factory=DiagnosticsText)
 
 
 @dataclass(frozen=True)
@@ -78,7 +88,7 @@ class Run:
 class BatchSize:
     """Rows per batch, adapted so that a batch takes about the time wanted."""
 
-    def __init__(self, rows: int = 8):  # the first batch: the edit's rows and a few more
+    def __init__(self, rows: int = 8):  # the first batch: the edit's lines and a few more
         self.rows = rows
 
     def adapt(self, rows: int, seconds: float) -> None:
@@ -86,7 +96,7 @@ class BatchSize:
         self.rows = max(8, min(4_000, int(rate * BATCH_S)))
 
 
-def analyse(snapshot: Snapshot, state: DocumentAnalysis, run: Run) -> Analysis | None:
+def analyse(snapshot: Snapshot, state: DocumentState, run: Run) -> Analysis | None:
     """The findings of the snapshot's lines, found with and kept in ``state``; None when no
     model can analyse them yet or a newer version is waiting."""
     if snapshot.masker is None:
@@ -103,31 +113,32 @@ def analyse(snapshot: Snapshot, state: DocumentAnalysis, run: Run) -> Analysis |
         model.cache,
         snapshot.written,
     )
-    state.prepare(snapshot.lines, context)
+    lines = state.lines
+    lines.prepare(snapshot.lines, context)
     size, handed_back = BatchSize(), -PARTIAL_EVERY_S
-    after_edit = state.edited_left() > 0  # published once the edit's rows are found, else the urgent ones
+    after_edit = lines.edited_left() > 0  # published once the edit's lines are found, else the urgent ones
     while True:
         model.ahead.collect(model.cache)
-        edited = state.edited_left()
+        edited = lines.edited_left()
         rows = min(size.rows, edited) if edited else min(size.rows, AHEAD_LINES)
-        if model.stand_in:  # the rows shown first, no more
-            rows = min(rows, max(state.first_rows_left(), 1))
-        if not edited and _look_ahead(state, model, rows):
+        if model.stand_in:  # the lines shown first, no more
+            rows = min(rows, max(lines.priority_left(), 1))
+        if not edited and _look_ahead(lines, model, rows):
             if not _wait(model, run):
                 return None
             continue
         started = time.perf_counter()
-        if not state.find_next(rows):
-            return result(state, complete=True)
+        if not lines.find_next(rows):
+            return result(snapshot, state, complete=True)
         if run.superseded():
             return None
         now = time.perf_counter()
         size.adapt(rows, now - started)
-        shown_first = not (state.edited_left() if after_edit else state.urgent_left())
-        if shown_first and model.stand_in:  # the configured model, loading, finds the rest
-            return result(state, complete=False)
-        if shown_first and now - handed_back >= PARTIAL_EVERY_S:
-            run.hand_back(result(state, complete=False))
+        priority_found = not (lines.edited_left() if after_edit else lines.priority_left())
+        if priority_found and model.stand_in:  # the configured model, loading, finds the rest
+            return result(snapshot, state, complete=False)
+        if priority_found and now - handed_back >= PARTIAL_EVERY_S:
+            run.hand_back(result(snapshot, state, complete=False))
             handed_back = now
 
 
@@ -137,12 +148,12 @@ def ahead_rows(model: Model) -> int:
     return (model.restorer.concurrent_batches + 2) * AHEAD_LINES
 
 
-def _look_ahead(state: DocumentAnalysis, model: Model, rows: int) -> bool:
-    """Keep the look-ahead's slots busy with the rows coming; True when the next ``rows`` wait for it."""
+def _look_ahead(lines: DocumentAnalysis, model: Model, rows: int) -> bool:
+    """Keep the look-ahead's slots busy with the lines coming; True when the next ``rows`` wait for it."""
     if model.ahead.free_slots:
-        wanted = state.first_rows_left() if model.stand_in else ahead_rows(model)
-        model.ahead.start(uncached(state.upcoming_texts(wanted), model.cache), AHEAD_LINES)
-    return model.ahead.busy and bool(uncached(state.upcoming_texts(rows), model.cache))
+        wanted = lines.priority_left() if model.stand_in else ahead_rows(model)
+        model.ahead.start(uncached(lines.upcoming_texts(wanted), model.cache), AHEAD_LINES)
+    return model.ahead.busy and bool(uncached(lines.upcoming_texts(rows), model.cache))
 
 
 def _wait(model: Model, run: Run) -> bool:
@@ -153,12 +164,12 @@ def _wait(model: Model, run: Run) -> bool:
     return True
 
 
-def result(state: DocumentAnalysis, complete: bool) -> Analysis:
-    share = 1.0 if complete else 1 - state.stale.count(True) / max(len(state.stale), 1)
-    line_findings = state.line_findings()
-    return Analysis(
-        line_findings, state.diagnostics_json(), state.result_id, complete, share, offered_spellings(line_findings)
-    )
+def result(snapshot: Snapshot, state: DocumentState, complete: bool) -> Analysis:
+    line_findings = state.lines.findings()
+    diagnostics = state.diagnostics
+    text = diagnostics.update(snapshot.lines, line_findings, snapshot.codec, snapshot.severity)
+    share = 1.0 if complete else state.lines.found_share
+    return Analysis(line_findings, text, diagnostics.result_id, complete, share, offered_spellings(line_findings))
 
 
 def offered_spellings(line_findings: list[tuple[Finding, ...]]) -> frozenset[str]:

@@ -1,12 +1,16 @@
 """Findings -> LSP diagnostics and hovers, in the client's position units.
 
-A diagnostic is built once as JSON (``diagnostic_json``), kept per line as text so an
-edit re-serialises only the lines it changed; pushed and pulled reports send that text.
+Diagnostics are built as JSON text, once: ``DiagnosticsText`` keeps a document's
+diagnostics per line, so a new analysis serialises only the lines whose findings
+changed, and gives the text a result id that changes with it. Pushed and pulled reports
+send that text.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -65,6 +69,42 @@ def diagnostic_json(finding: Finding, line: str, codec: Codec, severity: str) ->
 def diagnostics_json_text(findings: Sequence[Finding], line: str, codec: Codec, severity: str) -> str:
     """The diagnostics of one line's findings as comma-separated JSON objects (ASCII)."""
     return json.dumps([diagnostic_json(f, line, codec, severity) for f in findings], separators=(",", ":"))[1:-1]
+
+
+_result_ids = itertools.count(1)
+
+
+class DiagnosticsText:
+    """One document's diagnostics as comma-separated JSON objects, kept per line.
+
+    A line is serialised again when its findings are another object than last time (the
+    analysis keeps a line's findings object while they stay the same for its text) or the
+    codec or severity changed.
+    """
+
+    def __init__(self) -> None:
+        self._findings: list[tuple[Finding, ...]] = []  # per line: what its text was built from
+        self._texts: list[str] = []  # per line: its diagnostics ("" for none)
+        self._published_with: tuple[Codec, str] | None = None
+        self.text: str | None = None
+        self.result_id = "0"  # changes with the text
+
+    def update(
+        self, lines: Sequence[str], line_findings: list[tuple[Finding, ...]], codec: Codec, severity: str
+    ) -> str:
+        """The diagnostics of ``line_findings`` (per line of ``lines``)."""
+        if self._published_with != (codec, severity):
+            self._findings, self._texts, self._published_with = [], [], (codec, severity)
+        texts = self._texts[: len(line_findings)] + [""] * (len(line_findings) - len(self._texts))
+        changed = itertools.compress(itertools.count(), map(operator.is_not, line_findings, self._findings))
+        for row in itertools.chain(changed, range(len(self._findings), len(line_findings))):
+            findings = line_findings[row]
+            texts[row] = diagnostics_json_text(findings, lines[row], codec, severity) if findings else ""
+        self._findings, self._texts = line_findings, texts
+        text = ",".join(filter(None, texts))
+        if text != self.text:
+            self.text, self.result_id = text, str(next(_result_ids))
+        return text
 
 
 def hover_text(finding: Finding) -> str:

@@ -2,7 +2,7 @@
 
 Everything but ``analyse`` runs on the event loop. An edit re-arms the document's
 timer; when it fires, the scheduler takes a snapshot from the session and hands it to
-the worker as a ``Job``: the snapshot, the document's analysis state (``DocumentAnalysis``,
+the worker as a ``Job``: the snapshot, the document's analysis state (``DocumentState``,
 owned by the scheduler, changed by the worker alone) and a flag the loop sets once the
 document moves on from the snapshot's version. The worker reads nothing else, and never
 the session. A document has at most one job waiting for the worker: a newer job
@@ -25,8 +25,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from .analysis import Analysis, Run, Snapshot, ahead_rows, analyse
-from .incremental import DocumentAnalysis
+from .analysis import Analysis, DocumentState, Run, Snapshot, ahead_rows, analyse
 from .memory import MemoryTrimmer
 from .session import Session
 
@@ -41,7 +40,7 @@ class Job:
     """One analysis for the worker: all it reads, and the state it alone changes."""
 
     snapshot: Snapshot
-    state: DocumentAnalysis
+    state: DocumentState
     superseded: threading.Event  # set on the loop when the document moves on or closes
     run: Run
 
@@ -58,7 +57,7 @@ class Scheduler:
         self._waiters: dict[str, list[asyncio.Future[None]]] = {}
         self._in_flight: dict[str, int] = {}  # analyses submitted and not finished, per document
         self._waiting: dict[str, Job] = {}  # each document's job not yet started
-        self._states: dict[str, DocumentAnalysis] = {}  # each checked document's, lent to the worker
+        self._states: dict[str, DocumentState] = {}  # each checked document's, lent to the worker
         self._versions: dict[str, tuple[int, threading.Event]] = {}  # the version analysed, its flag
         self._waiting_lock = threading.Lock()
         self.idle = threading.Event()  # set while nothing is scheduled or running
@@ -147,7 +146,7 @@ class Scheduler:
         uri, loop = snapshot.uri, self.loop
         if snapshot.masker is None:  # not checked: its state goes (``analyse`` does not use one)
             self._states.pop(uri, None)
-        state = self._states.setdefault(uri, DocumentAnalysis()) if snapshot.masker else DocumentAnalysis()
+        state = self._states.setdefault(uri, DocumentState()) if snapshot.masker else DocumentState()
         self._note_superseded(uri)
         _, superseded = self._versions.setdefault(uri, (snapshot.version, threading.Event()))
         if snapshot.model is not None:  # a batch asked is kept until found

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from lsprotocol import types
 
 from nokta_lsp.actions import quick_fixes
-from nokta_lsp.diagnostics import ALTERNATIVE_FLOOR, finding_data
+from nokta_lsp.analysis import DocumentState
+from nokta_lsp.diagnostics import ALTERNATIVE_FLOOR, DiagnosticsText, finding_data
 from nokta_lsp.documents import Codec, Document, split_lines
-from nokta_lsp.incremental import DocumentAnalysis
 from nokta_lsp.settings import Settings, defaults_as_json, parse_settings
 from nokta_model.check.findings import (
     CheckOptions,
@@ -290,6 +290,10 @@ _LINES = st.lists(
 )
 
 
+def _by_row(findings: list[Finding], rows: int) -> list[tuple[Finding, ...]]:
+    return [tuple(f for f in findings if f.line == row) for row in range(rows)]
+
+
 @hsettings(max_examples=200, deadline=None)
 @given(
     _LINES,
@@ -302,15 +306,16 @@ def test_incremental_analysis_matches_a_fresh_check(lines, edits, masker):
 
     restorer, cache, options = FakeRestorer(), SuggestionCache(), CheckOptions(threshold=0.9, strict_threshold=0.99)
     context = Context(masker, options, "information", Codec(), restorer, cache)
-    analysis = DocumentAnalysis()
+    analysis, diagnostics = DocumentAnalysis(), DiagnosticsText()
     analysis.update(tuple(lines), context)
     for start, end, new in edits:
         start, end = sorted((min(start, len(lines)), min(end, len(lines))))
         lines = lines[:start] + new + lines[end:]
         analysis.update(tuple(lines), context)
         expected = check(lines, masker, FakeRestorer(), SuggestionCache(), options)
-        assert [f for row in analysis.line_findings() for f in row] == expected
-        assert analysis.diagnostics_json().count('"range"') == len(expected)
+        assert [f for row in analysis.findings() for f in row] == expected
+        text = diagnostics.update(lines, analysis.findings(), context.codec, context.severity)
+        assert text == DiagnosticsText().update(lines, _by_row(expected, len(lines)), Codec(), "information")
 
 
 @hsettings(max_examples=200, deadline=None)
@@ -345,10 +350,12 @@ def test_analysis_found_in_batches_and_interrupted_matches_a_fresh_one(lines, ed
         replace(base, written=frozenset({"çok", "güzel"})),
     ]
     context = base
-    analysis = DocumentAnalysis()
+    analysis, diagnostics = DocumentAnalysis(), DiagnosticsText()
     analysis.prepare(tuple(lines), context)
     for start, end, new, batches, which in edits:
         analysis.find_next(batches)  # one batch of a few rows, then the next version arrives
+        diagnostics.update(lines, analysis.findings(), context.codec, context.severity)  # a partial result
+        assert analysis.stale_lines == sum(record.stale for record in analysis.records)
         start, end = sorted((min(start, len(lines)), min(end, len(lines))))
         lines = lines[:start] + new + lines[end:]
         context = contexts[which]
@@ -356,10 +363,12 @@ def test_analysis_found_in_batches_and_interrupted_matches_a_fresh_one(lines, ed
     analysis.update(tuple(lines), context)
     fresh = DocumentAnalysis()
     fresh.update(tuple(lines), context)
-    assert analysis.line_findings() == fresh.line_findings()
-    assert analysis.diagnostics_json() == fresh.diagnostics_json()
+    assert analysis.findings() == fresh.findings() and analysis.complete
+    assert diagnostics.update(lines, analysis.findings(), context.codec, context.severity) == DiagnosticsText().update(
+        lines, fresh.findings(), context.codec, context.severity
+    )
     if context.written == frozenset():
-        assert [f for row in analysis.line_findings() for f in row] == check(
+        assert [f for row in analysis.findings() for f in row] == check(
             lines, masker, FakeRestorer(), SuggestionCache(), context.options
         )
 
@@ -371,15 +380,16 @@ def test_an_opened_document_is_found_from_the_top_and_an_edit_before_the_rest():
     lines = tuple(f"cok guzel {n}" for n in range(3 * URGENT_ROWS))
     analysis = DocumentAnalysis()
     analysis.prepare(lines, context)
-    while analysis.urgent_left():
+    while analysis.priority_left():
         analysis.find_next(100)
-    assert not any(analysis.stale[:URGENT_ROWS]) and all(analysis.stale[URGENT_ROWS:])
+    stale = [record.stale for record in analysis.records]
+    assert not any(stale[:URGENT_ROWS]) and all(stale[URGENT_ROWS:])
     assert analysis.derived == URGENT_ROWS  # rows below are derived when they are found
     edited = (*lines[:2500], "bugun", *lines[2501:])
     analysis.prepare(edited, context)
     analysis.find_next(1)
-    assert [f.replacement for f in analysis.line_findings()[2500]] == ["bugün"]
-    assert analysis.stale[URGENT_ROWS] and not analysis.complete
+    assert [f.replacement for f in analysis.findings()[2500]] == ["bugün"]
+    assert analysis.records[URGENT_ROWS].stale and not analysis.complete
 
 
 def _snapshot(lines, restorer, version=1, stand_in=False):
@@ -397,7 +407,7 @@ def test_a_document_is_asked_for_in_large_batches_and_an_edit_alone():
 
     restorer = FakeRestorer()
     lines = tuple(f"cok guzel {n}" for n in range(3 * AHEAD_LINES))
-    snapshot, state = _snapshot(lines, restorer), DocumentAnalysis()
+    snapshot, state = _snapshot(lines, restorer), DocumentState()
     never = Run(lambda: False, lambda partial: None)
     assert analyse(snapshot, state, never).complete
     assert [len(call) for call in restorer.calls] == [AHEAD_LINES] * 3
@@ -416,7 +426,7 @@ def test_a_stand_in_finds_only_the_top_and_leaves_the_rest_to_the_configured_mod
     stand_in, configured = FakeRestorer(), FakeRestorer()
     snapshot = _snapshot(lines, stand_in, stand_in=True)
     never = Run(lambda: False, lambda partial: None)
-    state = DocumentAnalysis()
+    state = DocumentState()
     top = analyse(snapshot, state, never)
     assert not top.complete and sum(len(call) for call in stand_in.calls) == URGENT_ROWS
     assert all(top.line_findings[:URGENT_ROWS]) and not any(top.line_findings[URGENT_ROWS:])
@@ -448,7 +458,7 @@ def _analysed_in_batches(restorer: FakeRestorer, batches: int):
     from nokta_lsp.analysis import AHEAD_LINES, Run, analyse
 
     lines = tuple(f"cok guzel {n}" for n in range(batches * AHEAD_LINES))
-    result = analyse(_snapshot(lines, restorer), DocumentAnalysis(), Run(lambda: False, lambda partial: None))
+    result = analyse(_snapshot(lines, restorer), DocumentState(), Run(lambda: False, lambda partial: None))
     assert result.complete and all(len(row) == 2 for row in result.line_findings)
     assert [len(call) for call in restorer.calls] == [AHEAD_LINES] * batches
 
@@ -516,7 +526,7 @@ def test_an_edit_is_published_before_the_document_is_checked_again_with_a_new_mo
     from nokta_lsp.engine import Model
 
     lines = tuple(f"cok guzel {n}" for n in range(2_000))
-    snapshot, state = _snapshot(lines, FakeRestorer()), DocumentAnalysis()
+    snapshot, state = _snapshot(lines, FakeRestorer()), DocumentState()
     analyse(snapshot, state, Run(lambda: False, lambda partial: None))
     edited = (*lines[:1500], "bugun cok", *lines[1501:])
     model = Model(FakeRestorer(), SuggestionCache(), "another")
@@ -538,7 +548,7 @@ def test_the_worker_waits_for_no_large_batch_when_a_newer_version_is_waiting():
             release.wait(10)
             return super().rank(lines, spans, with_scores, typed)
 
-    snapshot, state = _snapshot(tuple(f"cok guzel {n}" for n in range(100)), Blocked()), DocumentAnalysis()
+    snapshot, state = _snapshot(tuple(f"cok guzel {n}" for n in range(100)), Blocked()), DocumentState()
     newer = threading.Event()
     threading.Timer(0.05, newer.set).start()
     assert analyse(snapshot, state, Run(newer.is_set, lambda partial: None)) is None  # while the batch is still asked
@@ -586,19 +596,22 @@ def test_fixes_leave_out_unlikely_spellings_and_prefer_the_best():
     assert [(a.title, a.is_preferred) for a in fixes] == [("Change to 'çıktık'", True), ("Change to 'çiktik'", False)]
 
 
-def test_a_new_context_gives_a_new_result_id_even_when_findings_vanish():
-    """A pull after the writer-evidence context changes must not answer "unchanged"."""
+def test_the_result_id_changes_with_the_diagnostics_and_only_with_them():
+    """A pull after the settings change must not answer "unchanged" when the findings
+    vanish or the severity changed, and may when nothing changed."""
     from dataclasses import replace
 
-    from nokta_lsp.documents import Codec
-    from nokta_lsp.incremental import Context, DocumentAnalysis
+    from nokta_lsp.analysis import Run, analyse
 
-    context = Context(PLAIN, CheckOptions(), "information", Codec(), FakeRestorer(), SuggestionCache())
-    analysis = DocumentAnalysis()
-    analysis.update(("cok guzel",), context)
-    first = analysis.result_id
-    analysis.update(("cok guzel",), replace(context, options=CheckOptions(ignore=frozenset({"cok", "guzel"}))))
-    assert analysis.line_findings() == [()] and analysis.result_id != first
+    never = Run(lambda: False, lambda partial: None)
+    snapshot, state = _snapshot(("cok guzel",), FakeRestorer()), DocumentState()
+    ids = [analyse(snapshot, state, never).result_id]
+    ids.append(analyse(replace(snapshot, options=CheckOptions(ignore=frozenset({"yok"}))), state, never).result_id)
+    ids.append(analyse(replace(snapshot, severity="error"), state, never).result_id)
+    ignored = replace(snapshot, options=CheckOptions(ignore=frozenset({"cok", "guzel"})))
+    last = analyse(ignored, state, never)
+    assert last.line_findings == [()] and last.diagnostics_json == ""
+    assert ids[0] == ids[1] != ids[2] != last.result_id
 
 
 def test_shutdown_settles_the_servers_own_unanswered_requests_without_a_traceback(caplog):
