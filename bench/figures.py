@@ -105,7 +105,7 @@ def readme_table() -> str:
     rows = (accuracy_rows(accuracy, systems) if accuracy else []) + (speed_rows(speed, systems) if speed else [])
     sources = []
     if accuracy:
-        sources.append(f"accuracy {facts('genres', accuracy)}, code {accuracy['code']}")
+        sources.append(f"accuracy {facts('genres', accuracy)}, code {accuracy.get('code', '?')}")
     if speed:
         sources.append(f"time {facts('throughput', speed)}, median of {speed['runs']} rounds")
     caption = f"{'; '.join(sources)}; {machines(accuracy, speed)}"
@@ -137,7 +137,8 @@ def model_card_table() -> str:
         for row in report["rows"]
         if not row["text"].startswith("dev file:")
     ]
-    caption = f"{facts('genres', report)}, code {report['code']}, {report['machine']}; dev split: {report['dev_files']}"
+    caption = f"{facts('genres', report)}, code {report.get('code', '?')}, {report['machine']}"
+    caption += f"; dev split: {report['dev_files']}"
     note = (
         "Word accuracy / word errors of the ASCII-folded text restored / share of words changed when the correct "
         "text is fed as written. Ambiguous-word and letter accuracy, and each technical dev file: "
@@ -186,7 +187,6 @@ def precision_rows(report: dict) -> list[list[str]]:
     texts += [report["files"]["vikipedi_test"]] if "vikipedi_test" in report["files"] else []
     alarms = "; ".join(f"{2000 * t['false_alarms'] / max(1, t['words']):.2f} ({t['false_alarms']})" for t in texts)
     which = "dev human-written files" + ("; vikipedi_test" if len(texts) > 1 else "")
-    english = report["english"]
     rows = [
         [f"false alarms per 2,000 correct words ({which})", "≤ 1", alarms, ""],
         ["recall on asciified text", "≥ 0.93", "; ".join(f"{t['ascii']['recall']:.3f}" for t in texts), ""],
@@ -196,13 +196,10 @@ def precision_rows(report: dict) -> list[list[str]]:
             "; ".join(f"{t['slips']['recall']:.3f}" for t in texts),
             "",
         ],
-        [
-            f"diagnostics per 5,000 words of English ({english['words']:,} words)",
-            "≤ 1",
-            f"{english['per_5000_words']:.2f} ({english['diagnostics']})",
-            "",
-        ],
     ]
+    if english := report.get("english"):
+        label = f"diagnostics per 5,000 words of English ({english['words']:,} words)"
+        rows.append([label, "≤ 1", f"{english['per_5000_words']:.2f} ({english['diagnostics']})", ""])
     return sourced(rows, facts("lsp_precision", report))
 
 
@@ -217,16 +214,10 @@ def autocorrect_rows(report: dict) -> list[list[str]]:
         for name, text in report.items()
         if isinstance(text, dict) and "ascii" in text
     ]
-    latency = report["latency_ms"]
-    rows = [
-        ["autocorrect, text typed in ASCII: recall / wrong changes per 2,000 words", "", "; ".join(typed), ""],
-        [
-            f"autocorrect request, median / p95 ({latency['document_lines']:,}-line document)",
-            "",
-            f"{latency['median']:.1f} / {latency['p95']:.1f} ms",
-            "",
-        ],
-    ]
+    rows = [["autocorrect, text typed in ASCII: recall / wrong changes per 2,000 words", "", "; ".join(typed), ""]]
+    if latency := report.get("latency_ms"):
+        label = f"autocorrect request, median / p95 ({latency['document_lines']:,}-line document)"
+        rows.append([label, "", f"{latency['median']:.1f} / {latency['p95']:.1f} ms", ""])
     return sourced(rows, facts("autocorrect", report))
 
 
