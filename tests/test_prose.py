@@ -238,6 +238,13 @@ def test_a_clause_with_english_words_among_turkish_ones_is_kept():
     assert keep_turkish(lines) == lines
 
 
+def test_english_spellings_without_a_common_english_word_do_not_make_a_sentence_english():
+    # Names and terms (q, th, -ing) are no English sentence; a common English word is needed.
+    line = "# baglanti adresi; PostgreSQL icin postgresql:// ile baslayan bir URL yazin"
+    assert keep_turkish([line]) == [line]
+    assert keep_turkish(["Ama bu cok iyi. Docker pulls the image from the hub."])[0].strip() == "Ama bu cok iyi."
+
+
 def test_an_english_sentence_of_english_clauses_is_blanked():
     assert keep_turkish(["However, it is what it is, and we go."])[0].strip() == ""
 

@@ -5,8 +5,9 @@ suffixes and letters only Turkish has (ç ğ ı ö ş ü) against common English
 English-only spelling (w, x, q, "th", "-ing", "-tion", "n't"). Words that are common
 in both languages once asciified ("is"/"iş", "on", "can", "her", "sure"/"süre") count
 for neither. A sentence is English only when clearly so, with at least two English
-words (``Framework 4.8 cikti!`` is Turkish with an English term: the restorer decides
-such words one by one, ``nokta_model.codeswitch``). A sentence without evidence takes the
+words, one of them a common English word (``Framework 4.8 cikti!`` and ``PostgreSQL icin
+postgresql`` are Turkish with English terms: the restorer decides such words one by one,
+``nokta_model.codeswitch``). A sentence without evidence takes the
 language of the nearest decided sentence before it (after it at the start of a
 document); a document without any evidence is taken as Turkish. Non-Turkish sentences
 are blanked before the model.
@@ -88,6 +89,11 @@ def word_evidence(word: str) -> int:
     return 0
 
 
+@lru_cache(maxsize=WORD_CACHE_SIZE)
+def common_english_word(word: str) -> bool:
+    return fold_key(word).replace("’", "'") in _ENGLISH_WORDS
+
+
 def sentences(line: str) -> list[tuple[int, int]]:
     """(start, end) of the sentences of a line; one piece when it has no punctuation."""
     return [(m.start(), m.end()) for m in _SENTENCE_RE.finditer(line)] or [(0, len(line))]
@@ -117,8 +123,11 @@ def _word_scores(text: str) -> list[int]:
 def _scored_sentence(line: str, start: int, end: int) -> Sentence:
     """The sentence's evidence; its English clauses are set apart so that the rest
     decides (Toplanti yarin, it is urgent though: a Turkish sentence with an English clause)."""
-    scores = _word_scores(line[start:end])
-    if scores.count(-1) < ENGLISH_CLAUSE_WORDS:  # too few English words for an English clause, or sentence
+    words = SCORED_WORD_RE.findall(line, start, end)
+    scores = list(map(word_evidence, words))
+    if scores.count(-1) < ENGLISH_CLAUSE_WORDS or not any(map(common_english_word, words)):
+        # Too few English words for an English clause, or only English spellings: names and
+        # terms (PostgreSQL, GitHub) in a Turkish sentence; English has its common words.
         return Sentence(start, end, max(0, sum(scores)), ())
     english: list[tuple[int, int]] = []
     total = rest = 0
