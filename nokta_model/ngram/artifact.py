@@ -1,47 +1,55 @@
-"""The count-based model's file: one compressed ``.npz`` of plain arrays, no pickle.
+"""The count-based model's file: one ``.npz`` of plain arrays, no pickle.
 
-Layout (format ``nokta-ngram``, version 2):
+Layout (format ``nokta-ngram``, version 3):
 
 | array | dtype | shape | meaning |
 |---|---|---|---|
 | meta | uint8 | (n,) | UTF-8 JSON: format, version, sizes, corpus mix, SHA-256 of the arrays |
-| key_hashes | uint8 | (8, K) | sorted 63-bit BLAKE2b hashes of ASCII keys (``tables.delta_planes``, as all *_keys) |
+| key_hashes | int64 | (K,) | sorted 63-bit BLAKE2b hashes of ASCII keys (``tables.string_hash``) |
 | key_spans | int32 | (K, 2) | first candidate id and number of candidates of each key |
 | masks | int64 | (V,) | candidate id -> positions of the key spelled with the Turkish twin |
 | counts | float32 | (V,) | candidate id -> weighted corpus count (0.5 if only in a word list) |
-| bigram_keys, trigram_keys | uint8 | (8, B), (8, T) | sorted word ids packed 21 bits each |
+| bigram_keys, trigram_keys | uint8 | (8, B), (8, T) | sorted word ids packed 21 bits each, as ``tables.delta_planes`` |
 | bigram_counts, trigram_counts | float32 | (B,), (T,) | weighted counts |
-| char_keys | uint8 | (8, C) | sorted hashes of character contexts |
+| char_keys | uint8 | (8, C) | sorted hashes of character contexts, as ``tables.delta_planes`` |
 | char_counts | uint32 | (C, 2) | times seen plain, times seen with the twin |
-| english_keys, english_zipf | uint8 | (8, E), (E,) | sorted hashes of English words' ASCII keys; Zipf frequency × 10 |
-| capital_keys, capital_counts | uint8, float32 | (8, P), (P, 2) | spellings read as i under a capital I: under İ, I |
-| acronym_keys, acronym_counts | uint8, float32 | (8, A), (A,) | acronyms written with Turkish letters: times so |
+| english_keys, english_zipf | int64, uint8 | (E,), (E,) | hashes of English words' ASCII keys; Zipf frequency × 10 |
+| capital_keys, capital_counts | int64, float32 | (P,), (P, 2) | spellings read as i under a capital I: under İ, I |
+| acronym_keys, acronym_counts | int64, float32 | (A,), (A,) | acronyms written with Turkish letters: times so |
 
-Loading uses ``allow_pickle=False`` and checks the format, version, every array's
-dtype and shape, and the checksum, so a truncated, corrupt or foreign file gives a
-``ModelFileError`` that says what is wrong.
+The plain int64 keys are stored uncompressed and read in place, mapped in memory
+(``npz``): every word is looked up in them, and random hashes do not compress. The other
+arrays are compressed; the character contexts are inflated only when a word the lexicon
+lacks first needs them. ``upgrade`` rewrites a version 2 file (every key array as
+compressed delta planes) in this layout.
+
+Loading uses no pickle and checks the format, version, every array's dtype and shape,
+and its checksum, so a truncated, corrupt or foreign file gives a ``ModelFileError``
+that says what is wrong.
 """
 
 from __future__ import annotations
 
 import threading
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
 from .. import npz
 from ..errors import ModelFileError
-from ..npz import ArchiveFormat, load_archive, save_archive
+from ..npz import Archive, ArchiveFormat, load_archive, save_archive
 from .charmodel import CharModel
 from .lm import LanguageModel, Lexicon
 from .tables import SortedTable, delta_planes, from_delta_planes
 
-FORMAT, VERSION = "nokta-ngram", 2
+FORMAT, VERSION = "nokta-ngram", 3
 DEFAULT_ARTIFACT = Path(__file__).resolve().parent.parent / "data" / "ngram.npz"
 
 _SCHEMA: dict[str, tuple[type, int]] = {
-    "key_hashes": (np.uint8, 2),
+    "key_hashes": (np.int64, 1),
     "key_spans": (np.int32, 2),
     "masks": (np.int64, 1),
     "counts": (np.float32, 1),
@@ -51,14 +59,16 @@ _SCHEMA: dict[str, tuple[type, int]] = {
     "trigram_counts": (np.float32, 1),
     "char_keys": (np.uint8, 2),
     "char_counts": (np.uint32, 2),
-    "english_keys": (np.uint8, 2),
+    "english_keys": (np.int64, 1),
     "english_zipf": (np.uint8, 1),
-    "capital_keys": (np.uint8, 2),
+    "capital_keys": (np.int64, 1),
     "capital_counts": (np.float32, 2),
-    "acronym_keys": (np.uint8, 2),
+    "acronym_keys": (np.int64, 1),
     "acronym_counts": (np.float32, 1),
 }
-
+#: Keys stored as they are, uncompressed (read in place); and those stored as ``delta_planes``.
+_STORED = ("key_hashes", "english_keys", "capital_keys", "acronym_keys")
+_DELTA_KEYS = ("bigram_keys", "trigram_keys", "char_keys")
 
 ARCHIVE = ArchiveFormat(FORMAT, VERSION, _SCHEMA)
 #: Models this process has loaded and still uses, by file identity (``load_model``).
@@ -66,18 +76,9 @@ _loaded: weakref.WeakValueDictionary[tuple, LanguageModel] = weakref.WeakValueDi
 _loading = threading.Lock()
 
 
-#: The sorted key arrays, stored as ``delta_planes``.
-_KEY_ARRAYS = ("key_hashes", "bigram_keys", "trigram_keys", "char_keys", "english_keys", "capital_keys", "acronym_keys")
-
-
 def _arrays(model: LanguageModel) -> dict[str, np.ndarray]:
-    arrays = _plain_arrays(model)
-    return {name: delta_planes(array) if name in _KEY_ARRAYS else array for name, array in arrays.items()}
-
-
-def _plain_arrays(model: LanguageModel) -> dict[str, np.ndarray]:
     lexicon = model.lexicon
-    return {
+    arrays = {
         "key_hashes": lexicon.key_table.keys,
         "key_spans": lexicon.key_table.values.astype(np.int32),
         "masks": lexicon.masks,
@@ -95,10 +96,20 @@ def _plain_arrays(model: LanguageModel) -> dict[str, np.ndarray]:
         "acronym_keys": model.acronyms.keys,
         "acronym_counts": model.acronyms.values.astype(np.float32),
     }
+    return {name: delta_planes(array) if name in _DELTA_KEYS else array for name, array in arrays.items()}
 
 
 def save_model(model: LanguageModel, path: Path, info: dict) -> None:
-    save_archive(ARCHIVE, _arrays(model), path, info)
+    save_archive(ARCHIVE, _arrays(model), path, info, stored=_STORED)
+
+
+def upgrade(old: Path, new: Path) -> None:
+    """Rewrite a version 2 file (every key array stored as compressed delta planes) as
+    version 3, with the same tables and meta."""
+    stored_as_planes = {name: (np.uint8, 2) for name in _STORED}
+    meta, arrays = load_archive(ArchiveFormat(FORMAT, 2, {**_SCHEMA, **stored_as_planes}), old)
+    arrays.update({name: from_delta_planes(arrays[name]) for name in _STORED})
+    save_archive(ARCHIVE, arrays, new, meta, stored=_STORED)
 
 
 def read_meta(path: Path) -> dict:
@@ -114,7 +125,7 @@ def load_model(path: Path) -> LanguageModel:
     with _loading:
         model = _loaded.get(identity)
         if model is None:
-            model = _loaded[identity] = _read_model(path)
+            model = _loaded[identity] = _read_model(Path(path))
         return model
 
 
@@ -127,22 +138,34 @@ def _identity(path: Path) -> tuple:
 
 
 def _read_model(path: Path) -> LanguageModel:
-    _, arrays = load_archive(ARCHIVE, path)
+    archive = Archive(ARCHIVE, path)
+    with _inconsistent_tables_refused(path):
+        lexicon = Lexicon(_table(archive, "key_hashes", "key_spans"), archive["masks"], archive["counts"])
+        return LanguageModel(
+            lexicon,
+            _table(archive, "bigram_keys", "bigram_counts"),
+            _table(archive, "trigram_keys", "trigram_counts"),
+            CharModel.deferred(lambda: _char_table(archive)),
+            _table(archive, "english_keys", "english_zipf"),
+            _table(archive, "capital_keys", "capital_counts"),
+            _table(archive, "acronym_keys", "acronym_counts"),
+        )
+
+
+def _char_table(archive: Archive) -> SortedTable:
+    with _inconsistent_tables_refused(archive.path):
+        return _table(archive, "char_keys", "char_counts")
+
+
+def _table(archive: Archive, keys: str, values: str) -> SortedTable:
+    stored = archive[keys]
+    return SortedTable(from_delta_planes(stored) if keys in _DELTA_KEYS else stored, archive[values])
+
+
+@contextmanager
+def _inconsistent_tables_refused(path: Path) -> Iterator[None]:
+    """A table's ValueError (keys unsorted, lengths differing) as a ModelFileError."""
     try:
-        return _model(arrays)
+        yield
     except ValueError as error:
         raise ModelFileError(f"{path}: inconsistent tables ({error})") from None
-
-
-def _model(stored: dict[str, np.ndarray]) -> LanguageModel:
-    arrays = {name: from_delta_planes(array) if name in _KEY_ARRAYS else array for name, array in stored.items()}
-    lexicon = Lexicon(SortedTable(arrays["key_hashes"], arrays["key_spans"]), arrays["masks"], arrays["counts"])
-    return LanguageModel(
-        lexicon,
-        SortedTable(arrays["bigram_keys"], arrays["bigram_counts"]),
-        SortedTable(arrays["trigram_keys"], arrays["trigram_counts"]),
-        CharModel(SortedTable(arrays["char_keys"], arrays["char_counts"])),
-        SortedTable(arrays["english_keys"], arrays["english_zipf"]),
-        SortedTable(arrays["capital_keys"], arrays["capital_counts"]),
-        SortedTable(arrays["acronym_keys"], arrays["acronym_counts"]),
-    )

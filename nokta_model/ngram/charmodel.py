@@ -13,7 +13,8 @@ rare words, not frequent ones.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import cached_property
 
 import numpy as np
 
@@ -55,6 +56,12 @@ def _context_hashes(key: str, spelled_left: str, pos: int) -> list[int]:
 class CharModel:
     def __init__(self, table: SortedTable):
         self.table = table  # context hash -> (times plain, times twin) as uint32 pairs
+
+    @classmethod
+    def deferred(cls, read_table: Callable[[], SortedTable]) -> CharModel:
+        """A model whose table is read the first time a letter is asked about: only words
+        the lexicon lacks need it."""
+        return _DeferredCharModel(read_table)
 
     @classmethod
     def count(cls, spellings: Iterable[tuple[str, int]]) -> CharModel:
@@ -99,3 +106,12 @@ class CharModel:
         seen = counts.sum(axis=1) >= MIN_EVIDENCE
         plain, twin = counts[int(seen.argmax()) if seen.any() else -1].tolist()
         return (twin + 0.5) / (plain + twin + 1.0)
+
+
+class _DeferredCharModel(CharModel):
+    def __init__(self, read_table: Callable[[], SortedTable]):
+        self._read_table = read_table
+
+    @cached_property
+    def table(self) -> SortedTable:  # type: ignore[override]
+        return self._read_table()

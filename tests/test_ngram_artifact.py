@@ -1,0 +1,80 @@
+"""The count-based model's file (format 3): hash keys read in place, the rest inflated when
+first used, each array checked; and the upgrade of a version 2 file."""
+
+import zipfile
+
+import numpy as np
+import pytest
+
+from nokta_model import npz
+from nokta_model.errors import ModelFileError
+from nokta_model.ngram.artifact import ARCHIVE, DEFAULT_ARTIFACT, load_model, save_model, upgrade
+from nokta_model.ngram.model import NgramRestorer
+from nokta_model.ngram.tables import delta_planes
+from nokta_model.ngram.train import train_ngram
+from tests.tiny_corpus import write_tiny_corpus
+
+TRAIN = ["Bu yasa meclisten geçti.", "Çok yaşa sen de.", "Yaşa ülkem, yaşa!", "Kaşık ile çorba içtik."] * 3
+LINES = ["Cok yasa sen de.", "Bu yasa meclisten gecti.", "Kasikcilarimizdanmissiniz"]  # the last: unseen
+PLAIN_KEYS = ("key_hashes", "english_keys", "capital_keys", "acronym_keys")
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory):
+    corpus = write_tiny_corpus(tmp_path_factory.mktemp("corpus"), TRAIN, ["ışık"])
+    return train_ngram(corpus, log=lambda _: None)
+
+
+def test_the_shipped_lexicon_keys_are_read_in_place_from_the_mapped_file():
+    archive = npz.Archive(ARCHIVE, DEFAULT_ARTIFACT)
+    keys = archive["key_hashes"]
+    assert not keys.flags.writeable and not keys.flags.owndata  # a view of the file, not a copy
+    assert keys.flags.aligned and keys.dtype == np.int64
+    assert np.all(keys[1:] > keys[:-1])
+    with zipfile.ZipFile(DEFAULT_ARTIFACT) as archive_zip:
+        kinds = {member.filename: member.compress_type for member in archive_zip.infolist()}
+    assert kinds["key_hashes.npy"] == zipfile.ZIP_STORED and kinds["masks.npy"] == zipfile.ZIP_DEFLATED
+
+
+def test_a_model_file_is_a_plain_npz_that_numpy_reads(tiny_model, tmp_path):
+    path = tmp_path / "tiny.npz"
+    save_model(tiny_model, path, {})
+    with np.load(path, allow_pickle=False) as archive:
+        np.testing.assert_array_equal(archive["key_hashes"], tiny_model.lexicon.key_table.keys)
+        np.testing.assert_array_equal(archive["counts"], tiny_model.lexicon.counts)
+
+
+def test_the_character_contexts_are_read_when_an_unseen_word_first_needs_them(tiny_model, tmp_path):
+    """A corrupt character table goes unnoticed until then, and is a clear error there."""
+    path = tmp_path / "tiny.npz"
+    save_model(tiny_model, path, {})
+    with np.load(path) as archive:
+        arrays = {name: archive[name] for name in archive.files}
+    arrays["char_counts"] = arrays["char_counts"] + 1
+    np.savez_compressed(path, **arrays)
+    restorer = NgramRestorer(load_model(path))
+    assert restorer.restore(LINES[:2]) == ["Çok yaşa sen de.", "Bu yasa meclisten geçti."]
+    with pytest.raises(ModelFileError, match="checksum mismatch in 'char_counts'"):
+        restorer.restore(LINES[2:])
+
+
+def test_a_version_2_file_is_refused_and_upgraded_to_the_same_model(tiny_model, tmp_path):
+    current = tmp_path / "current.npz"
+    save_model(tiny_model, current, {"note": "kept"})
+    old = tmp_path / "old.npz"
+    _write_version_2(current, old)
+    with pytest.raises(ModelFileError, match="version 2, this nokta reads version 3"):
+        load_model(old)
+    upgraded = tmp_path / "upgraded.npz"
+    upgrade(old, upgraded)
+    assert npz.read_meta(ARCHIVE, upgraded)["note"] == "kept"
+    assert NgramRestorer(load_model(upgraded)).restore(LINES) == NgramRestorer(tiny_model).restore(LINES)
+
+
+def _write_version_2(current, old):
+    """The layout of version 2: every key array as compressed delta planes."""
+    archive = npz.Archive(ARCHIVE, current)
+    arrays = {name: archive[name] for name in ARCHIVE.schema}
+    arrays.update({name: delta_planes(arrays[name]) for name in PLAIN_KEYS})
+    schema = {**ARCHIVE.schema, **{name: (np.uint8, 2) for name in PLAIN_KEYS}}
+    npz.save_archive(npz.ArchiveFormat(ARCHIVE.name, 2, schema), arrays, old, archive.meta)
