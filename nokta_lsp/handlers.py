@@ -1,16 +1,61 @@
-"""The server with every feature's handlers registered (the handlers are in ``features``)."""
+"""The server with every handler registered, in one place: this table is what the server
+offers (each method, its options, its handler). The handlers are module-level functions
+in ``features``, one module per feature."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from lsprotocol import types
+
 from nokta_model.backends import load_restorer
 
+from . import actions
+from .autocorrect import TRIGGERS
 from .engine import Loader
 from .features import autocorrect, code_actions, commands, configuration, diagnostics, documents, hover, lifecycle
 from .server import NoktaServer
 
+FEATURES: list[tuple[str, Any, Callable[..., Any]]] = [
+    (types.INITIALIZE, None, lifecycle.initialize),
+    (types.INITIALIZED, None, lifecycle.initialized),
+    (types.SHUTDOWN, None, lifecycle.shutdown),
+    (types.WORKSPACE_DID_CHANGE_CONFIGURATION, None, configuration.did_change_configuration),
+    (types.TEXT_DOCUMENT_DID_OPEN, None, documents.did_open),
+    (types.TEXT_DOCUMENT_DID_CHANGE, None, documents.did_change),
+    (types.TEXT_DOCUMENT_DID_CLOSE, None, documents.did_close),
+    (
+        types.TEXT_DOCUMENT_DIAGNOSTIC,
+        types.DiagnosticOptions(inter_file_dependencies=False, workspace_diagnostics=False, identifier="nokta"),
+        diagnostics.pull,
+    ),
+    (types.TEXT_DOCUMENT_HOVER, None, hover.hover),
+    (
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(code_action_kinds=list(actions.KINDS), resolve_provider=False),
+        code_actions.code_actions,
+    ),
+    (
+        types.TEXT_DOCUMENT_ON_TYPE_FORMATTING,
+        types.DocumentOnTypeFormattingOptions(
+            first_trigger_character=TRIGGERS[0], more_trigger_character=list(TRIGGERS[1:])
+        ),
+        autocorrect.on_type_formatting,
+    ),
+]
+
+COMMANDS: list[tuple[str, Callable[..., Any]]] = [
+    (actions.RESTORE_DOCUMENT, commands.restore_document),
+    (actions.RESTORE_SELECTION, commands.restore_selection),
+    (actions.ADD_TO_DICTIONARY, commands.add_to_dictionary),
+]
+
 
 def build_server(loader: Loader = load_restorer) -> NoktaServer:
     server = NoktaServer(loader)
-    for feature in (lifecycle, configuration, documents, diagnostics, hover, code_actions, commands, autocorrect):
-        feature.register(server)
+    for method, options, handler in FEATURES:
+        server.feature(method, options)(handler)
+    for name, command in COMMANDS:
+        server.command(name)(command)
     return server

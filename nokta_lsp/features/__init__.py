@@ -1,1 +1,2 @@
-"""One module per LSP feature: its handlers and the little logic that is only theirs."""
+"""One module per LSP feature: its handlers (module-level functions, registered in
+``handlers``) and the little logic that is only theirs."""

@@ -54,10 +54,3 @@ def current_diagnostics(
         for d in actions.nokta_diagnostics(diagnostics)
     )
     return [diagnostic for diagnostic in resolved if diagnostic is not None]
-
-
-def register(server: NoktaServer) -> None:
-    server.feature(
-        types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(code_action_kinds=list(actions.KINDS), resolve_provider=False),
-    )(code_actions)

@@ -33,7 +33,15 @@ async def apply_restore(ls: NoktaServer, arguments: tuple[Any, ...], selection: 
     return True
 
 
-def ignore_word(ls: NoktaServer, arguments: tuple[Any, ...]) -> str:
+async def restore_document(ls: NoktaServer, *arguments: Any) -> bool:
+    return await apply_restore(ls, arguments, selection=False)
+
+
+async def restore_selection(ls: NoktaServer, *arguments: Any) -> bool:
+    return await apply_restore(ls, arguments, selection=True)
+
+
+def add_to_dictionary(ls: NoktaServer, *arguments: Any) -> str:
     """Record the word in its scope's dictionary and analyse again; returns where."""
     argument = actions.command_argument(arguments)
     word, scope = argument.get("word"), argument.get("scope", "workspace")
@@ -43,17 +51,3 @@ def ignore_word(ls: NoktaServer, arguments: tuple[Any, ...]) -> str:
     log.info("ignoring %r (%s)", word, where)
     ls.refresh()
     return where
-
-
-def register(server: NoktaServer) -> None:
-    @server.command(actions.RESTORE_DOCUMENT)
-    async def restore_document(ls: NoktaServer, *args: Any) -> bool:
-        return await apply_restore(ls, args, selection=False)
-
-    @server.command(actions.RESTORE_SELECTION)
-    async def restore_selection(ls: NoktaServer, *args: Any) -> bool:
-        return await apply_restore(ls, args, selection=True)
-
-    @server.command(actions.ADD_TO_DICTIONARY)
-    def add_to_dictionary(ls: NoktaServer, *args: Any) -> str:
-        return ignore_word(ls, args)

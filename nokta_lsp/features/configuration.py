@@ -86,11 +86,9 @@ def _model_loaded(ls: NoktaServer, token: str | None, outcome: LoadOutcome) -> N
     ls.refresh()
 
 
-def register(server: NoktaServer) -> None:
-    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    async def did_change_configuration(ls: NoktaServer, params: types.DidChangeConfigurationParams) -> None:
-        settings = params.settings
-        if isinstance(settings, dict) and isinstance(settings.get(SECTION), dict):
-            apply_settings(ls, settings[SECTION])
-        else:
-            await pull_configuration(ls)
+async def did_change_configuration(ls: NoktaServer, params: types.DidChangeConfigurationParams) -> None:
+    settings = params.settings
+    if isinstance(settings, dict) and isinstance(settings.get(SECTION), dict):
+        apply_settings(ls, settings[SECTION])
+    else:
+        await pull_configuration(ls)

@@ -1,7 +1,8 @@
 """Diagnostics, pushed (textDocument/publishDiagnostics) or pulled (textDocument/diagnostic).
 
-Both send the JSON text the analysis built (``Analysis.diagnostics_json``): one
-serialiser, and a pushed document is never re-serialised. A long analysis published in
+Both send the JSON text built with the analysis (``Analysis.diagnostics_json``, from
+``nokta_lsp.diagnostics.DiagnosticsText``): one serialiser, and a pushed document is
+never re-serialised. A long analysis published in
 parts shows as work-done progress ("Checking with nokta", with a percentage) until
 its complete result is published.
 """
@@ -76,11 +77,6 @@ def report(analysis: Analysis | None, previous_result_id: str | None) -> dict[st
     }
 
 
-def register(server: NoktaServer) -> None:
-    @server.feature(
-        types.TEXT_DOCUMENT_DIAGNOSTIC,
-        types.DiagnosticOptions(inter_file_dependencies=False, workspace_diagnostics=False, identifier="nokta"),
-    )
-    async def pull(ls: NoktaServer, params: types.DocumentDiagnosticParams) -> dict[str, Any]:
-        await ls.scheduler.analysed(params.text_document.uri)
-        return report(ls.session.result(params.text_document.uri), params.previous_result_id)
+async def pull(ls: NoktaServer, params: types.DocumentDiagnosticParams) -> dict[str, Any]:
+    await ls.scheduler.analysed(params.text_document.uri)
+    return report(ls.session.result(params.text_document.uri), params.previous_result_id)

@@ -13,27 +13,25 @@ if TYPE_CHECKING:
     from ..server import NoktaServer
 
 
-def register(server: NoktaServer) -> None:
-    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls: NoktaServer, params: types.DidOpenTextDocumentParams) -> None:
-        doc = params.text_document
-        ls.session.open(doc.uri, doc.language_id, doc.version, doc.text)
-        ls.scheduler.schedule(doc.uri)
+def did_open(ls: NoktaServer, params: types.DidOpenTextDocumentParams) -> None:
+    doc = params.text_document
+    ls.session.open(doc.uri, doc.language_id, doc.version, doc.text)
+    ls.scheduler.schedule(doc.uri)
 
-    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: NoktaServer, params: types.DidChangeTextDocumentParams) -> None:
-        session, uri = ls.session, params.text_document.uri
-        document = session.document(uri)
-        if document is None:
-            return
-        changes = [(getattr(change, "range", None), change.text) for change in params.content_changes]
-        note_own_edits(document, changes, session.offered(uri), session.codec)
-        session.change(uri, params.text_document.version, changes)
-        ls.scheduler.schedule(uri)
 
-    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(ls: NoktaServer, params: types.DidCloseTextDocumentParams) -> None:
-        uri = params.text_document.uri
-        ls.session.close(uri)
-        ls.scheduler.forget(uri)
-        diagnostics.clear(ls, uri)
+def did_change(ls: NoktaServer, params: types.DidChangeTextDocumentParams) -> None:
+    session, uri = ls.session, params.text_document.uri
+    document = session.document(uri)
+    if document is None:
+        return
+    changes = [(getattr(change, "range", None), change.text) for change in params.content_changes]
+    note_own_edits(document, changes, session.offered(uri), session.codec)
+    session.change(uri, params.text_document.version, changes)
+    ls.scheduler.schedule(uri)
+
+
+def did_close(ls: NoktaServer, params: types.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    ls.session.close(uri)
+    ls.scheduler.forget(uri)
+    diagnostics.clear(ls, uri)

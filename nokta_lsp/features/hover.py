@@ -12,17 +12,13 @@ if TYPE_CHECKING:
     from ..server import NoktaServer
 
 
-def register(server: NoktaServer) -> None:
-    @server.feature(types.TEXT_DOCUMENT_HOVER)
-    def hover(ls: NoktaServer, params: types.HoverParams) -> types.Hover | None:
-        session = ls.session
-        document = session.document(params.text_document.uri)
-        if document is None:
-            return None
-        line, column = document.clamp(params.position.line, params.position.character, session.codec)
-        for finding in session.findings(document.uri, line, line):
-            if finding.start <= column <= finding.end:
-                return types.Hover(
-                    contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=hover_text(finding))
-                )
+def hover(ls: NoktaServer, params: types.HoverParams) -> types.Hover | None:
+    session = ls.session
+    document = session.document(params.text_document.uri)
+    if document is None:
         return None
+    line, column = document.clamp(params.position.line, params.position.character, session.codec)
+    for finding in session.findings(document.uri, line, line):
+        if finding.start <= column <= finding.end:
+            return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=hover_text(finding)))
+    return None

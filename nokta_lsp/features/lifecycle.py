@@ -13,18 +13,16 @@ if TYPE_CHECKING:
     from ..server import NoktaServer
 
 
-def register(server: NoktaServer) -> None:
-    @server.feature(types.INITIALIZE)
-    def initialize(ls: NoktaServer, params: types.InitializeParams) -> None:
-        root = to_fs_path(ls.workspace.root_uri) if ls.workspace.root_uri else None
-        ls.session.initialize(params.capabilities, str(ls.workspace.position_encoding or "utf-16"), root)
-        apply_settings(ls, params.initialization_options)
+def initialize(ls: NoktaServer, params: types.InitializeParams) -> None:
+    root = to_fs_path(ls.workspace.root_uri) if ls.workspace.root_uri else None
+    ls.session.initialize(params.capabilities, str(ls.workspace.position_encoding or "utf-16"), root)
+    apply_settings(ls, params.initialization_options)
 
-    @server.feature(types.INITIALIZED)
-    async def initialized(ls: NoktaServer, params: types.InitializedParams) -> None:
-        load_model(ls)
-        await pull_configuration(ls)
 
-    @server.feature(types.SHUTDOWN)
-    def shutdown(ls: NoktaServer, params: None) -> None:
-        ls.scheduler.shutdown()
+async def initialized(ls: NoktaServer, params: types.InitializedParams) -> None:
+    load_model(ls)
+    await pull_configuration(ls)
+
+
+def shutdown(ls: NoktaServer, params: None) -> None:
+    ls.scheduler.shutdown()
