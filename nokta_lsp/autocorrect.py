@@ -3,7 +3,8 @@
 Called when a trigger character (space, newline, sentence punctuation) was typed, with
 the document's lines and the position after it. The word just finished and the one or
 two before it (the new right context may have made the model sure of them), or every
-word of a line a line break ended (each has all its context now), are checked
+word of a sentence a full stop ended or of a line a line break ended (each has all its
+context now), are checked
 as the diagnostics check them (the prose masking, the language guard, the writer's
 evidence, the dictionaries), against a threshold of their own (``autocorrectThreshold``);
 on a line whose words so far are all ASCII after a line typed with Turkish letters, the
@@ -25,17 +26,32 @@ from nokta_model.check.findings import (
     typed_with_turkish_letters,
 )
 from nokta_model.prose import blank
-from nokta_model.spans import word_spans
+from nokta_model.spans import Span, word_spans
 
 from .edits import WordChange, checked, still_reads
 from .incremental import Context, State, changed_region, derive_row, writer_view
 
 #: Characters after which the words before the cursor are checked.
 TRIGGERS = (" ", "\n", ".", ",", ";", ":", "!", "?")
-#: The word just finished and the two before it.
+#: Triggers that end a sentence: every word of it is checked.
+SENTENCE_ENDS = (".", "!", "?")
+#: The words a trigger in a sentence checks: the one just finished and the two before it.
 WORDS_BACK = 3
 #: Corrections remembered to notice an undo (the latest ones).
 REMEMBERED = 32
+
+
+def words_checked(line: str, column: int, trigger: str) -> list[Span]:
+    """The words before ``column`` a ``trigger`` checks: every word of the line a line
+    break ended and of the sentence a full stop (``!``, ``?``) ended, each has all its
+    context now; else the word just finished and the ones before it (``WORDS_BACK``)."""
+    spans = word_spans(line[:column])
+    if trigger == "\n":
+        return spans
+    if trigger in SENTENCE_ENDS:
+        start = max(line.rfind(end, 0, column - 1) for end in SENTENCE_ENDS) + 1
+        return [span for span in spans if span.start >= start]
+    return spans[-WORDS_BACK:]
 
 
 @dataclass
@@ -103,16 +119,16 @@ class Autocorrector:
         self,
         lines: tuple[str, ...],
         position: tuple[int, int],
-        newline: bool,
+        trigger: str,
         context: Context,
         threshold: float,
         cache: SuggestionCache,
     ) -> list[WordChange]:
         """The words to correct now, before ``position`` (row, code-point column after the
-        trigger), or at the end of the line before it when the trigger was a newline."""
+        ``trigger`` typed), or at the end of the line before it when the trigger was a newline."""
         self.note_undone(lines)
         row, column = position
-        if newline:  # the line break ended the line above; the cursor may sit after an indent
+        if trigger == "\n":  # the line break ended the line above; the cursor may sit after an indent
             row -= 1
             column = len(lines[row]) + 1 if 0 <= row < len(lines) else 0
         if not 0 <= row < len(lines):
@@ -120,8 +136,7 @@ class Autocorrector:
         text = derive_row(lines[row], self.states.before(lines, row, context), context).text
         (suggestions,) = suggestions_for([text], context.restorer, cache)
         options = self.options(lines, row, context, threshold)
-        spans = word_spans(lines[row][:column])
-        recent = {span.start for span in (spans if newline else spans[-WORDS_BACK:])}
+        recent = {span.start for span in words_checked(lines[row], column, trigger)}
         changes = checked(
             lines,
             [

@@ -36,7 +36,7 @@ def on_type_formatting(ls: NoktaServer, params: types.DocumentOnTypeFormattingPa
     position = document.clamp(params.position.line, params.position.character, session.codec)
     corrector = session.autocorrectors.setdefault(uri, Autocorrector())
     changes = corrector.corrections(
-        tuple(document.lines), position, params.ch == "\n", context, session.settings.autocorrectThreshold, _cache
+        tuple(document.lines), position, params.ch, context, session.settings.autocorrectThreshold, _cache
     )
     if not changes:
         return None

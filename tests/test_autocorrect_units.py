@@ -1,5 +1,6 @@
-"""Autocorrect's line states, derived lazily, are the states the diagnostics derive line by
-line from the top, whatever the edits between requests."""
+"""Autocorrect in process: its line states, derived lazily, are the states the diagnostics
+derive line by line from the top, whatever the edits between requests; the words each
+trigger checks."""
 
 from __future__ import annotations
 
@@ -65,3 +66,17 @@ def test_a_long_document_is_not_read_by_the_language_guard_above_the_last_eviden
     states = LineStates()
     assert states.before(lines, len(lines), context) == (PLAIN.start, True)
     assert sorted(states.languages) == [len(lines) - 2, len(lines) - 1]
+
+
+def test_a_full_stop_checks_its_sentence_a_line_break_the_line_a_space_the_last_words():
+    from nokta_lsp.autocorrect import WORDS_BACK, words_checked
+
+    line = "Bu cok guzel bir gun. Hava da cok guzel olacak."
+
+    def words(column: int, trigger: str) -> list[str]:
+        return [line[span.start : span.end] for span in words_checked(line, column, trigger)]
+
+    assert words(len(line), ".") == ["Hava", "da", "cok", "guzel", "olacak"]
+    assert words(len(line), "\n") == line.replace(".", "").split()
+    assert words(len("Bu cok guzel bir gun."), "!") == ["Bu", "cok", "guzel", "bir", "gun"]
+    assert words(len("Bu cok guzel bir "), " ") == ["cok", "guzel", "bir"][-WORDS_BACK:]
