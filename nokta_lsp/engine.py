@@ -6,9 +6,9 @@ is handed back through the event loop, which alone changes ``Engine.model``. At 
 when the configured model is a slower one (the neural default imports torch), the
 count-based backend is loaded first and finds the rows shown first (the top of each open
 document, an edit's rows) until the configured model is ready, which finds the rest, so
-the first diagnostics come in about a second. The stand-in stops there because its pass
-over a long document held the GIL while the configured model loaded: with it, the
-default covered 10,000 lines 6.3 s after start; stopping at the top, 4.8 s. A model file
+the first diagnostics do not wait for torch. The stand-in stops there because its pass
+over a long document held the GIL while the configured model loaded, and the whole
+document was found later with it than without it (``bench.lsp_latency``). A model file
 path is only ever handed to ``load_restorer``, which reads it as data.
 
 Torch runs on one thread (``OMP_NUM_THREADS=1`` unless set; ``process.configure_process``):

@@ -11,7 +11,7 @@ from nokta_model.backends import set_torch_defaults
 
 #: The cyclic collector's thresholds: a model and a long document's analysis are a few
 #: hundred thousand objects, and with Python's defaults (700, 10, 10) full collections ran
-#: every few hundred ms while a document was analysed, each holding the GIL long enough for
+#: again and again while a document was analysed, each holding the GIL long enough for
 #: an edit to wait. Most garbage here is freed by reference counting.
 GC_THRESHOLDS = (10_000, 20, 10)
 #: How long a thread holds the GIL before another waiting for it gets it (Python's

@@ -6,9 +6,9 @@ the worker as a ``Job``: the snapshot, the document's analysis state (``Document
 owned by the scheduler, changed by the worker alone) and a flag the loop sets once the
 document moves on from the snapshot's version. The worker reads nothing else, and never
 the session. A document has at most one job waiting for the worker: a newer job
-replaces the waiting one, which the worker takes when it starts (under a flood of edits
-the queue once held thousands of stale snapshots, each with its own copy of the line
-list). Work whose document moved on before it started is skipped, work whose
+replaces the waiting one, which the worker takes when it starts (a flood of edits would
+otherwise queue a stale snapshot per edit, each with its own copy of the line list).
+Work whose document moved on before it started is skipped, work whose
 document moves on stops after its batch, and a result (partial or complete) goes back
 into the session, and to ``deliver`` (which publishes it), only if the document still
 has the version it was computed for. The model's suggestion cache is sized here, on the
