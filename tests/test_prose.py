@@ -155,6 +155,7 @@ def test_strings_that_hold_data_are_code_and_messages_are_prose():
     assert masked("code-hash", 'yazici.writerow(["tarih", "urun", "adet"])  # basliklar') == ["basliklar"]
     assert masked("code-hash", 'for alan in ("baslangic", "bitis"):') == [""]
     assert masked("code-hash", 'veri = {"alici": "Ayse Cicek"}; x = istek["baslangic"]') == ["Ayse Cicek"]
+    assert masked("code-hash", 'json={"baslik": "Alisveris", "icerik": "sut"}') == ["Alisveris sut"]
     assert masked("code-hash", """curl -d '{"baslangic": "2024", "bitis": "x"}'""") == [""]
     # A lone one-word string, or words with spaces, is a message: prose.
     assert masked("code-hash", 'Dugme("Iptal"); hata(f"{alan} eksik, lutfen girin")') == ["Iptal eksik, lutfen girin"]
