@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import threading
 from collections.abc import Callable
 from itertools import chain, islice
@@ -31,6 +32,9 @@ TOKEN_CACHE_SIZE = 20_000  # distinct tokens remembered; bounds memory (bench.cl
 RARE_SPELLING_RATIO = 0.005
 _UNSURE = (0.02, 0.98)  # a character-model letter outside this range is taken as decided
 _START, _END = Position([BOS]), Position([EOS])  # the ends of every sentence; never changed
+_STEM_RE = re.compile("[^'’-]*")
+_OPENING = frozenset(" \t\"'“‘(")  # what may stand between a word and the text of its sentence before it
+_SENTENCE_END = frozenset(".!?:;…")
 
 
 class NgramRestorer(Restorer):
@@ -44,6 +48,7 @@ class NgramRestorer(Restorer):
         self._count_of: dict[str, float] = {}  # spelling -> its running-text count (``counts``)
         self._letters_of: dict[tuple[str, int], dict[int, float]] = {}  # ``unseen_letter_probabilities``
         self._evidence_of: dict[str, tuple[float, bool]] = {}  # stem key -> ``_key_evidence``
+        self._word_evidence_of: dict[tuple[str, bool, bool], WordEvidence] = {}  # ``_word_evidence``
         self._cache_lock = threading.Lock()
 
     @classmethod
@@ -71,18 +76,20 @@ class NgramRestorer(Restorer):
     def foreign_words(self, lines: list[str], spans: list[list[Span]]) -> list[list[bool]]:
         """Per word, whether it is foreign (``codeswitch``): its English frequency against
         its count in Turkish running text, its stem's up to an apostrophe or a hyphen."""
-        stems = [[_stem(line[s.start : s.end]) for s in line_spans] for line, line_spans in zip(lines, spans)]
-        keys = [token_key(stem) for line_stems in stems for stem in line_stems]
-        found = iter(self._remembered(self._evidence_of, keys, self._key_evidence))
-        out = []
-        for line, line_spans, line_stems in zip(lines, spans, stems):
-            in_capitals = not any(ch.islower() for ch in line)
-            words = [
-                _word_evidence(stem, next(found), in_capitals, _inside_sentence(line, span.start))
-                for span, stem in zip(line_spans, line_stems)
-            ]
-            out.append(foreign_words(words))
-        return out
+        words = [
+            (_stem(line, span), in_capitals, _inside_sentence(line, span.start))
+            for line, line_spans in zip(lines, spans)
+            for in_capitals in [not any(map(str.islower, line))]
+            for span in line_spans
+        ]
+        evidence = iter(self._remembered(self._word_evidence_of, words, self._word_evidence))
+        return [foreign_words(list(islice(evidence, len(line_spans)))) for line_spans in spans]
+
+    def _word_evidence(self, words: list[tuple[str, bool, bool]]) -> list[WordEvidence]:
+        """``WordEvidence`` of each (stem, line in capitals, inside a sentence)."""
+        keys = [token_key(stem) for stem, _, _ in words]
+        found = self._remembered(self._evidence_of, keys, self._key_evidence)
+        return [_word_evidence(stem, evidence, *where) for (stem, *where), evidence in zip(words, found)]
 
     def _key_evidence(self, keys: list[str]) -> list[tuple[float, bool]]:
         """(log ratio of English to Turkish frequency, whether running text writes it as an
@@ -169,17 +176,24 @@ class NgramRestorer(Restorer):
 
     def _positions(self, texts: list[str]) -> list[Position]:
         keys = [token_key(text) for text in texts]
-        lexicon = self.model.lexicon
+        ranges = self._candidate_ids(keys)
+        found = iter(self._spellings(ranges))
         positions = []
-        for key, text, ids in zip(keys, texts, self._candidate_ids(keys)):
+        for key, text, ids in zip(keys, texts, ranges):
             typed = spelling_mask(key, text) or 0
-            spellings = [i for i in ids if int(lexicon.masks[i]) & typed == typed]
-            known = _plausible(spellings, lexicon.counts, lexicon.masks, typed)
+            spellings = [spelling for spelling in islice(found, len(ids)) if spelling[1] & typed == typed]
+            known = _plausible(spellings, typed)
             if known:
-                positions.append(Position(known, masks=[int(lexicon.masks[i]) for i in known], key=key))
+                positions.append(Position([i for i, _, _ in known], masks=[mask for _, mask, _ in known], key=key))
             else:
                 positions.append(self._unseen(key, typed))
         return positions
+
+    def _spellings(self, ranges: list[range]) -> list[tuple[int, int, float]]:
+        """(id, mask, count) of every candidate id in ``ranges``, one range after another."""
+        lexicon = self.model.lexicon
+        ids = [i for candidates in ranges for i in candidates]
+        return list(zip(ids, lexicon.masks[ids].tolist(), lexicon.counts[ids].tolist()))
 
     def _candidate_ids(self, keys: list[str]) -> list[range]:
         """``Lexicon.candidates`` of each key, remembered: ``counts`` asks again for the keys
@@ -237,16 +251,17 @@ class NgramRestorer(Restorer):
         return {}
 
 
-def _stem(word: str) -> str:
-    """A word up to its first apostrophe or hyphen (Issue'yu -> Issue)."""
-    end = next((pos for pos, ch in enumerate(word) if ch in "'’-"), len(word))
-    return word[:end]
+def _stem(line: str, span: Span) -> str:
+    """The word at ``span`` up to its first apostrophe or hyphen (Issue'yu -> Issue)."""
+    stem = _STEM_RE.match(line, span.start, span.end)
+    return stem.group() if stem else ""
 
 
 def _inside_sentence(line: str, start: int) -> bool:
     """Whether a word starting at ``start`` follows other text of its sentence."""
-    before = line[:start].rstrip(" \t\"'“‘(")
-    return bool(before) and before[-1] not in ".!?:;…"
+    while start and line[start - 1] in _OPENING:
+        start -= 1
+    return start > 0 and line[start - 1] not in _SENTENCE_END
 
 
 def _word_evidence(stem: str, found: tuple[float, bool], in_capitals: bool, inside: bool) -> WordEvidence:
@@ -262,13 +277,14 @@ def _word_evidence(stem: str, found: tuple[float, bool], in_capitals: bool, insi
     )
 
 
-def _plausible(ids: list[int], counts: np.ndarray, masks: np.ndarray, typed: int) -> list[int]:
-    """Drop spellings so much rarer than the most frequent one that no context could save
-    them, but never the spelling exactly as typed when the writer typed a Turkish letter."""
-    if len(ids) < 2:
-        return ids
-    floor = max(float(counts[i]) for i in ids) * RARE_SPELLING_RATIO
-    return [i for i in ids if counts[i] >= floor or (typed and int(masks[i]) == typed)]
+def _plausible(spellings: list[tuple[int, int, float]], typed: int) -> list[tuple[int, int, float]]:
+    """Drop (id, mask, count) spellings so much rarer than the most frequent one that no
+    context could save them, but never the spelling exactly as typed when the writer typed
+    a Turkish letter. The counts are float32, and so is the floor they are held to."""
+    if len(spellings) < 2:
+        return spellings
+    floor = float(np.float32(max(count for _, _, count in spellings) * RARE_SPELLING_RATIO))
+    return [spelling for spelling in spellings if spelling[2] >= floor or (typed and spelling[1] == typed)]
 
 
 def _pair_keys(ids: np.ndarray, sizes: np.ndarray, lefts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
