@@ -7,9 +7,10 @@ in Turkish running text (the model's lexicon, every spelling of its ASCII key); 
 two-state hidden Markov model over the words of the line (Turkish, foreign) adds that a
 language rarely changes from one word to the next, so a word common in both languages
 (``on``, ``is``, ``her``) takes the language of its neighbours. A word is foreign when its
-posterior is above ``FOREIGN_POSTERIOR``. Rules first: a word typed with a Turkish
-letter is Turkish, an acronym (``capitals.is_acronym``) is foreign unless running text
-writes it with Turkish letters or it is a Turkish word (``COK``).
+posterior is above ``FOREIGN_POSTERIOR``. Rules first: an acronym (``capitals.is_acronym``)
+on a line typed with Turkish letters stays as typed (``AGİT``, ``AGI``), a word typed with a
+Turkish letter is Turkish, another acronym is foreign unless running text writes it with
+Turkish letters or it is a Turkish word (``COK``).
 
 The backend supplies the frequencies (``WordEvidence``); this module only decides.
 """
@@ -56,8 +57,11 @@ class WordEvidence:
     capitalised_inside: bool = False  # Capitalised, not at the start of a sentence (a name or a term)
 
 
-def emission(word: WordEvidence) -> float:
-    """The word's log ratio as the model reads it (foreign over Turkish)."""
+def emission(word: WordEvidence, turkish_line: bool = False) -> float:
+    """The word's log ratio as the model reads it (foreign over Turkish); ``turkish_line``:
+    another word of its line is typed with a Turkish letter."""
+    if word.acronym and turkish_line:
+        return MAX_EVIDENCE  # its writer types Turkish letters: the acronym is as meant (AGİT, AGI)
     if word.turkish_letter:
         return -MAX_EVIDENCE
     if word.single_letter:
@@ -74,7 +78,7 @@ def foreign_posteriors(words: list[WordEvidence]) -> list[float]:
         return []
     stay, switch = math.log(1 - SWITCH), math.log(SWITCH)
     # State 0 Turkish, 1 foreign; the foreign emission carries the log ratio, Turkish 0.
-    emissions = [(0.0, emission(word)) for word in words]
+    emissions = [(0.0, foreign) for foreign in _emissions(words)]
     forward = [(math.log(1 - FOREIGN_PRIOR), math.log(FOREIGN_PRIOR) + emissions[0][1])]
     for turkish, foreign in emissions[1:]:
         t, f = forward[-1]
@@ -92,9 +96,14 @@ def foreign_posteriors(words: list[WordEvidence]) -> list[float]:
 def foreign_words(words: list[WordEvidence]) -> list[bool]:
     """Which words of a line are foreign and stay as typed. A line none of whose words
     leans foreign has none (the common case, decided without the model)."""
-    if all(emission(word) <= 0.0 for word in words):
+    if all(foreign <= 0.0 for foreign in _emissions(words)):
         return [False] * len(words)
     return [p > FOREIGN_POSTERIOR for p in foreign_posteriors(words)]
+
+
+def _emissions(words: list[WordEvidence]) -> list[float]:
+    turkish_line = any(word.turkish_letter for word in words)
+    return [emission(word, turkish_line) for word in words]
 
 
 def _logaddexp(a: float, b: float) -> float:

@@ -40,6 +40,15 @@ def test_an_acronym_is_foreign_unless_written_with_turkish_letters_or_a_common_t
     assert foreign_words([TURKISH, iis, TURKISH, odtu, TURKISH, cok]) == [False, True, False, False, False, False]
 
 
+def test_an_acronym_on_a_line_typed_with_turkish_letters_stays_as_typed():
+    agi = WordEvidence(-9.0, acronym=True)  # AGI, though running text has ağı
+    agit = WordEvidence(-9.0, acronym=True, turkish_letter=True)  # AGİT: its writer typed the İ
+    typed = WordEvidence(-6.0, turkish_letter=True)
+    assert foreign_words([TURKISH, agi, typed]) == [False, True, False]
+    assert foreign_words([TURKISH, agit, TURKISH]) == [False, True, False]
+    assert foreign_words([TURKISH, agi, TURKISH]) == [False, False, False]  # an ASCII line: maybe AĞI
+
+
 def test_a_single_letter_says_nothing():
     assert foreign_words([TURKISH, WordEvidence(8.0, single_letter=True), TURKISH]) == [False, False, False]
 
