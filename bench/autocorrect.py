@@ -345,17 +345,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tune", action="store_true", help="choose the default threshold on corpus dev lines")
     parser.add_argument("--model", default="default", help="the backend --tune loads")
-    parser.add_argument("--lines", type=int, default=120, help="corpus dev lines typed")
+    parser.add_argument("--lines", type=int, help="corpus dev lines typed (default: 300 with --tune, else 120)")
     parser.add_argument("--test-lines", type=int, default=80, help="vikipedi_test lines typed (server run)")
     args = parser.parse_args()
     if args.tune:
-        result = tune(args.lines, args.model)
+        result = tune(args.lines or 300, args.model)
         (RESULTS / "autocorrect_tune.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
         print("chosen threshold:", result["chosen"])
         return
     from nokta_lsp.settings import Settings
 
-    dev = dev_lines(args.lines)
+    dev = dev_lines(args.lines or 120)
     long_lines = [line for _, line in itertools.islice(split_lines(default_corpus_dir(), "train"), 10_000 - 20)]
     result = asyncio.run(through_server(dev, test_lines(args.test_lines), long_lines))
     result.update(run_facts(), threshold=Settings().autocorrectThreshold, dev_lines=len(dev))
