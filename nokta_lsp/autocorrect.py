@@ -4,11 +4,10 @@ Called when a trigger character (space, newline, sentence punctuation) was typed
 the document's lines and the position after it. The word just finished and the one or
 two before it (the new right context may have made the model sure of them), or every
 word of a sentence a full stop ended or of a line a line break ended (each has all its
-context now), are checked
-as the diagnostics check them (the prose masking, the language guard, the writer's
-evidence, the dictionaries), against a threshold of their own (``autocorrectThreshold``);
-on a line whose words so far are all ASCII after a line typed with Turkish letters, the
-strict threshold holds, as on a line typed so. A word the writer typed with a Turkish
+context now), are checked as the diagnostics check them (the prose masking, the
+language guard, the writer's evidence, the dictionaries), against a threshold of their
+own (``autocorrectThreshold``); on a line whose words so far are all ASCII after a line
+typed with Turkish letters, the strict threshold holds, as on a line typed so. A word the writer typed with a Turkish
 letter is never changed, and a correction the writer undid is not made again for that
 word in the document. No protocol types here.
 """
@@ -79,13 +78,20 @@ class LineStates:
         key = (context.masker, context.options.max_line_length)
         if key != self.key:
             self.maskers, self.languages, self.key = [], {}, key
-        start, _, _ = changed_region(self.lines, lines)
-        del self.maskers[start + 1 :]  # a line's start state depends on the lines above it only
-        for changed in [line for line in self.languages if line >= start]:
-            del self.languages[changed]
-        self.lines = lines
+        self.forget_changed(lines)
         masker_state = self.masker_state(row, context)
         return masker_state, self.language(row, context)
+
+    def forget_changed(self, lines: tuple[str, ...]) -> None:
+        """Forget what was derived from lines that changed: a line's start state depends
+        on the lines above it only."""
+        used = max(len(self.maskers) - 1, 0)  # the lines every kept state was derived from
+        if lines[:used] != self.lines[:used]:  # unchanged lines are the same objects: cheap
+            start, _, _ = changed_region(self.lines, lines)
+            del self.maskers[start + 1 :]
+            for changed in [line for line in self.languages if line >= start]:
+                del self.languages[changed]
+        self.lines = lines
 
     def masker_state(self, row: int, context: Context) -> Hashable:
         if not self.maskers:
