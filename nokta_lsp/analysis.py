@@ -1,7 +1,7 @@
 """Analysis in the worker: a ``Snapshot`` taken from the session in, an ``Analysis`` out.
 
 The snapshot is immutable; the document's ``DocumentState`` (its incremental analysis
-and its diagnostics as JSON text) comes beside it from the scheduler, which owns it and
+and its published diagnostics) comes beside it from the scheduler, which owns it and
 lends it to the worker alone, and ``Run`` tells the worker when a newer version is
 waiting. Lines are found in batches in the work queue's order (the latest edit's and the
 top of the document first); between batches the worker stops when a newer version is
@@ -12,7 +12,7 @@ batches; the others' suggestions are asked for in large ones by the model's look
 (``lookahead``), which the worker waits for while it watches for a newer version. A
 stand-in model (``Model.stand_in``, serving while the configured one loads) finds only
 the lines shown first and hands them back as a partial analysis. No protocol types here:
-the diagnostics' JSON is built by ``diagnostics.DiagnosticsText``.
+the diagnostics' JSON is built by ``diagnostics.PublishedDiagnostics``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from nokta_model.check.findings import CheckOptions, Finding, uncached
 from nokta_model.prose import Masker
 
-from .diagnostics import DiagnosticsText
+from .diagnostics import PublishedDiagnostics
 from .documents import Codec
 from .engine import Model
 from .incremental import Context, DocumentAnalysis
@@ -74,7 +74,7 @@ class DocumentState:
     by the worker alone."""
 
     lines: DocumentAnalysis = field(default_factory=DocumentAnalysis)
-    diagnostics: DiagnosticsText = field(default_factory=DiagnosticsText)
+    published: PublishedDiagnostics = field(default_factory=PublishedDiagnostics)
 
 
 @dataclass(frozen=True)
@@ -165,11 +165,11 @@ def _wait(model: Model, run: Run) -> bool:
 
 
 def result(snapshot: Snapshot, state: DocumentState, complete: bool) -> Analysis:
-    line_findings = state.lines.findings()
-    diagnostics = state.diagnostics
-    text = diagnostics.update(snapshot.lines, line_findings, snapshot.codec, snapshot.severity)
+    published = state.published
+    text = published.update(snapshot.lines, state.lines.take_changes(), snapshot.codec, snapshot.severity)
     share = 1.0 if complete else state.lines.found_share
-    return Analysis(line_findings, text, diagnostics.result_id, complete, share, offered_spellings(line_findings))
+    findings = published.findings
+    return Analysis(findings, text, published.result_id, complete, share, offered_spellings(findings))
 
 
 def offered_spellings(line_findings: list[tuple[Finding, ...]]) -> frozenset[str]:

@@ -1,17 +1,16 @@
 """Findings -> LSP diagnostics and hovers, in the client's position units.
 
-Diagnostics are built as JSON text, once: ``DiagnosticsText`` keeps a document's
-diagnostics per line, so a new analysis serialises only the lines whose findings
-changed, and gives the text a result id that changes with it. Pushed and pulled reports
-send that text.
+Diagnostics are built as JSON text, once: ``PublishedDiagnostics`` takes the changes of
+a document's findings from its analysis (``incremental.FindingsChanges``), keeps the
+diagnostics per line so that only the lines changed are serialised again, and gives the
+text a result id that changes with it. Pushed and pulled reports send that text.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
-import operator
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from lsprotocol import types
@@ -19,6 +18,7 @@ from lsprotocol import types
 from nokta_model.check.findings import Finding
 
 from .documents import Codec
+from .incremental import FindingsChanges
 
 SOURCE = "nokta"
 #: Spellings less likely than this are not offered as fixes (the hover still lists them).
@@ -74,33 +74,34 @@ def diagnostics_json_text(findings: Sequence[Finding], line: str, codec: Codec, 
 _result_ids = itertools.count(1)
 
 
-class DiagnosticsText:
-    """One document's diagnostics as comma-separated JSON objects, kept per line.
-
-    A line is serialised again when its findings are another object than last time (the
-    analysis keeps a line's findings object while they stay the same for its text) or the
-    codec or severity changed.
-    """
+class PublishedDiagnostics:
+    """One document's findings as published: per line, and as diagnostics in JSON text
+    (comma-separated objects), kept per line so that a change re-serialises only the lines
+    it changed (all of them when the position encoding or the severity changes)."""
 
     def __init__(self) -> None:
-        self._findings: list[tuple[Finding, ...]] = []  # per line: what its text was built from
+        self.findings: list[tuple[Finding, ...]] = []  # per line; a new list each update
         self._texts: list[str] = []  # per line: its diagnostics ("" for none)
         self._published_with: tuple[Codec, str] | None = None
         self.text: str | None = None
         self.result_id = "0"  # changes with the text
 
-    def update(
-        self, lines: Sequence[str], line_findings: list[tuple[Finding, ...]], codec: Codec, severity: str
-    ) -> str:
-        """The diagnostics of ``line_findings`` (per line of ``lines``)."""
+    def update(self, lines: Sequence[str], changes: FindingsChanges, codec: Codec, severity: str) -> str:
+        """Take the changes of the findings of ``lines``; returns the diagnostics' text."""
+        findings, texts = list(self.findings), self._texts
+        for start, old_end, new_end in changes.splices:
+            findings[start:old_end] = [()] * (new_end - start)
+            texts[start:old_end] = [""] * (new_end - start)
+        for row, found in changes.rows.items():
+            findings[row] = found
+        changed: Iterable[int] = changes.rows
         if self._published_with != (codec, severity):
-            self._findings, self._texts, self._published_with = [], [], (codec, severity)
-        texts = self._texts[: len(line_findings)] + [""] * (len(line_findings) - len(self._texts))
-        changed = itertools.compress(itertools.count(), map(operator.is_not, line_findings, self._findings))
-        for row in itertools.chain(changed, range(len(self._findings), len(line_findings))):
-            findings = line_findings[row]
-            texts[row] = diagnostics_json_text(findings, lines[row], codec, severity) if findings else ""
-        self._findings, self._texts = line_findings, texts
+            self._published_with = (codec, severity)
+            texts[:] = [""] * len(findings)
+            changed = itertools.compress(itertools.count(), findings)  # the lines with findings
+        for row in changed:
+            texts[row] = diagnostics_json_text(findings[row], lines[row], codec, severity) if findings[row] else ""
+        self.findings = findings
         text = ",".join(filter(None, texts))
         if text != self.text:
             self.text, self.result_id = text, str(next(_result_ids))

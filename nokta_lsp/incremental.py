@@ -1,14 +1,15 @@
 """Incremental analysis of one document: an edit re-derives only the lines it changed.
 
-A document is a list of ``LineRecord``s, one per line: its text, what was derived from
-it (``Row``: the state it leaves for the next line, the text the restorer sees), its
+A document is its lines and a list of ``LineRecord``s, one per line: what was derived
+from it (``Row``: the state it leaves for the next line, the text the restorer sees), its
 findings and whether they are stale. ``prepare`` takes a new version: it compares the
-new lines with the records, replaces the records of the lines that changed, derives
+new lines with the old, replaces the records of the lines that changed, derives
 them and the lines after them until one starts from the same state as before, and
 queues the stale lines (``work_queue``). ``find_next`` finds a batch of queued lines,
-asking the restorer once for the texts not in the suggestion cache. Runs in the
-analysis worker only; no protocol types here (``diagnostics`` turns findings into LSP
-JSON).
+asking the restorer once for the texts not in the suggestion cache. What changed in the
+findings is handed on as ``FindingsChanges`` (``take_changes``), so the published
+diagnostics (``diagnostics.PublishedDiagnostics``) follow at the cost of the change, not
+of the document. Runs in the analysis worker only; no protocol types here.
 """
 
 from __future__ import annotations
@@ -84,17 +85,11 @@ def changed_region(old: Sequence[str], new: Sequence[str]) -> tuple[int, int, in
 
     Compares with C-level iterators (unchanged lines are even the same objects).
     """
-    return _changed_region(old, reversed(old), len(old), new)
-
-
-def _changed_region(
-    old: Iterable[str], old_reversed: Iterable[str], old_length: int, new: Sequence[str]
-) -> tuple[int, int, int]:
-    shortest = min(old_length, len(new))
+    shortest = min(len(old), len(new))
     start = next(itertools.compress(itertools.count(), map(operator.ne, old, new)), shortest)
-    same_end = next(itertools.compress(itertools.count(), map(operator.ne, old_reversed, reversed(new))), shortest)
+    same_end = next(itertools.compress(itertools.count(), map(operator.ne, reversed(old), reversed(new))), shortest)
     same_end = min(same_end, shortest - start)
-    return start, old_length - same_end, len(new) - same_end
+    return start, len(old) - same_end, len(new) - same_end
 
 
 #: Rows found first after an edit or a new context (so the top of a document opened is
@@ -107,16 +102,24 @@ EDIT_ROWS = 32
 
 @dataclass(slots=True)
 class LineRecord:
-    """One line of the document and what was derived and found from it."""
+    """What was derived and found from one line of the document."""
 
-    text: str
     row: Row | None = None  # None: not derived yet (every line from ``DocumentAnalysis.derived`` on)
     findings: tuple[Finding, ...] = ()  # numbered with the line's current row
-    stale: bool = True  # not found for its text and the current context yet: shows its last findings
+    stale: bool = True  # not found for its line and the current context yet: shows its last findings
 
 
-_TEXT = operator.attrgetter("text")
 _FINDINGS = operator.attrgetter("findings")
+
+
+@dataclass(frozen=True)
+class FindingsChanges:
+    """What changed in a document's findings since the changes were last taken."""
+
+    #: (start, old end, new end), in order: lines ``[start, old end)`` became lines
+    #: ``[start, new end)``, with no findings until found.
+    splices: tuple[tuple[int, int, int], ...]
+    rows: dict[int, tuple[Finding, ...]]  # after the splices: the rows whose findings changed, their findings
 
 
 class DocumentAnalysis:
@@ -124,10 +127,13 @@ class DocumentAnalysis:
     ``find_next`` finds a batch of stale lines in the queue's order."""
 
     def __init__(self) -> None:
-        self.records: list[LineRecord] = []
+        self.lines: tuple[str, ...] = ()  # the version prepared
+        self.records: list[LineRecord] = []  # one per line
         self.queue = WorkQueue()
         self.derived = 0  # records[:derived] are derived, the rest not yet
         self.stale_lines = 0  # how many records are stale
+        self._splices: list[tuple[int, int, int]] = []  # since the changes were last taken
+        self._changed_rows: set[int] = set()  # rows whose findings changed since (current row numbers)
         self.context: Context | None = None
         #: The document's first language decision (None: not made yet): the lines above the
         #: line that makes it, undecided, are checked as Turkish unless it is False.
@@ -151,9 +157,12 @@ class DocumentAnalysis:
         """At most how many lines of the edits and urgent ones are still to be found (0: none)."""
         return self.queue.priority_left(self.records)
 
-    def findings(self) -> list[tuple[Finding, ...]]:
-        """Each line's findings (a stale line's are its last)."""
-        return list(map(_FINDINGS, self.records))
+    def take_changes(self) -> FindingsChanges:
+        """What changed in the findings since the last call (since the start, the first time)."""
+        rows = {row: self.records[row].findings for row in sorted(self._changed_rows)}
+        changes = FindingsChanges(tuple(self._splices), rows)
+        self._splices, self._changed_rows = [], set()
+        return changes
 
     def update(self, lines: tuple[str, ...], context: Context) -> None:
         """Bring every finding up to date with ``lines``."""
@@ -164,12 +173,9 @@ class DocumentAnalysis:
     def prepare(self, lines: tuple[str, ...], context: Context) -> None:
         """Take new lines and context; what they change is found by ``find_next``."""
         self._take_context(context)
-        records = self.records
-        start, old_end, new_end = _changed_region(
-            map(_TEXT, records), map(_TEXT, reversed(records)), len(records), lines
-        )
-        delta, edit_rows = new_end - old_end, EDIT_ROWS if records else 0  # a document opened is no edit
-        self._replace(start, old_end, lines[start:new_end])
+        start, old_end, new_end = changed_region(self.lines, lines)
+        delta, edit_rows = new_end - old_end, EDIT_ROWS if self.lines else 0  # a document opened is no edit
+        self._replace(start, old_end, lines, new_end)
         changed = range(start, min(new_end, start + URGENT_ROWS))
         self.queue.add_urgent(changed[edit_rows:])
         self.queue.add_edited(changed[:edit_rows])
@@ -199,11 +205,19 @@ class DocumentAnalysis:
 
     # --- staleness --------------------------------------------------------------------------
 
-    def _replace(self, start: int, old_end: int, lines: Sequence[str]) -> None:
-        """New (stale, not derived) records for the lines that replaced ``records[start:old_end]``."""
-        self.stale_lines += len(lines) - sum(record.stale for record in self.records[start:old_end])
-        self.records[start:old_end] = [LineRecord(line) for line in lines]
-        self.queue.splice(start, old_end, len(lines) - (old_end - start))
+    def _replace(self, start: int, old_end: int, lines: tuple[str, ...], new_end: int) -> None:
+        """Take ``lines``, where ``lines[start:new_end]`` replaced the old ``[start:old_end]``:
+        new records for them (stale, not derived)."""
+        width = new_end - start
+        self.stale_lines += width - sum(record.stale for record in self.records[start:old_end])
+        self.records[start:old_end] = [LineRecord() for _ in range(width)]
+        self.lines = lines
+        self.queue.splice(start, old_end, new_end - old_end)
+        self._splices.append((start, old_end, new_end))
+        delta = new_end - old_end
+        self._changed_rows = {
+            row + delta if row >= old_end else row for row in self._changed_rows if not start <= row < old_end
+        }
 
     def _mark_stale(self, rows: Iterable[int]) -> None:
         for row in rows:
@@ -232,7 +246,7 @@ class DocumentAnalysis:
         assert self.context is not None
         words, self.context = context.written ^ self.context.written, context
         for row in range(self.derived):
-            line = self.records[row].text
+            line = self.lines[row]
             if not line.isascii() and any(word in line for word in words):
                 self._mark_stale([row])
                 self.queue.add_edited([row])
@@ -262,7 +276,7 @@ class DocumentAnalysis:
             record = self.records[row]
             if row >= new_end and record.row is not None and record.row.state_in == state:
                 break
-            record.row = derive_row(record.text, state, self.context)
+            record.row = derive_row(self.lines[row], state, self.context)
             state = record.row.state_out
             if row >= new_end:
                 redone.append(row)
@@ -276,8 +290,9 @@ class DocumentAnalysis:
         if last < self.derived:
             return
         state = self._state_before(self.derived)
-        for record in self.records[self.derived : last + 1]:
-            record.row = derive_row(record.text, state, self.context)
+        for row in range(self.derived, last + 1):
+            record = self.records[row]
+            record.row = derive_row(self.lines[row], state, self.context)
             state = record.row.state_out
         self.derived = last + 1
         self._check_leading_language()
@@ -312,15 +327,16 @@ class DocumentAnalysis:
         assert context is not None
         texts = [self._seen_text(row) for row in rows]
         for row, text, suggestions in zip(rows, texts, suggestions_for(texts, context.restorer, context.cache)):
-            record = self.records[row]
+            record, line = self.records[row], self.lines[row]
             found = tuple(
                 f
                 for f in line_findings(row, text, suggestions, context.options)
-                if record.text[f.start : f.end] != f.replacement  # a word nokta already wrote
+                if line[f.start : f.end] != f.replacement  # a word nokta already wrote
             )
             self._mark_found(record)
-            if found != record.findings:  # unchanged findings stay the same object (``diagnostics``)
+            if found != record.findings:
                 record.findings = found
+                self._changed_rows.add(row)
 
     def _renumber(self, start: int) -> None:
         """Give the findings of lines that moved their new row."""
@@ -329,3 +345,4 @@ class DocumentAnalysis:
             record = records[row]
             if record.findings[0].line != row:
                 record.findings = tuple(replace(f, line=row) for f in record.findings)
+                self._changed_rows.add(row)

@@ -1,10 +1,11 @@
 """Handing memory that Python freed back to the system.
 
 glibc's malloc keeps freed blocks in its arenas for reuse, and the analysis worker's
-arena fragments: under ``bench.lsp_soak``'s flood of edits the server's RSS grew while the
-memory Python held stayed flat (tracemalloc). ``malloc_trim(0)`` returns the free pages
-of every arena; it takes milliseconds, so it runs at most once a second, asked by edits on the event loop (whose parsing fragments the main arena) and
-by the worker between batches. Elsewhere (macOS, Windows, musl) there is nothing to call.
+arena fragments: under ``bench.lsp_soak``'s flood of edits the server's RSS grew while
+the memory Python held stayed flat (tracemalloc). ``malloc_trim(0)`` returns the free
+pages of every arena; it takes milliseconds, so it runs at most once a second, asked by
+edits on the event loop (whose parsing fragments the main arena) and by the worker
+between batches. Elsewhere (macOS, Windows, musl) there is nothing to call.
 """
 
 from __future__ import annotations

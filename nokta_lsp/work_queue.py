@@ -89,8 +89,9 @@ class WorkQueue:
         return self.scan
 
     def _from_top(self, lines: Sequence[Line]) -> Iterator[int]:
+        """The stale rows from the top (looked for only once the stacks are taken)."""
         start = self.first_stale(lines)
-        return itertools.compress(itertools.count(start), map(_STALE, itertools.islice(lines, start, None)))
+        yield from itertools.compress(itertools.count(start), map(_STALE, itertools.islice(lines, start, None)))
 
     @staticmethod
     def _drop_found(stack: list[int], lines: Sequence[Line]) -> list[int]:

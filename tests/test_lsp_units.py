@@ -17,7 +17,7 @@ from lsprotocol import types
 
 from nokta_lsp.actions import quick_fixes
 from nokta_lsp.analysis import DocumentState
-from nokta_lsp.diagnostics import ALTERNATIVE_FLOOR, DiagnosticsText, finding_data
+from nokta_lsp.diagnostics import ALTERNATIVE_FLOOR, PublishedDiagnostics, finding_data
 from nokta_lsp.documents import Codec, Document, split_lines
 from nokta_lsp.settings import Settings, defaults_as_json, parse_settings
 from nokta_model.check.findings import (
@@ -290,8 +290,16 @@ _LINES = st.lists(
 )
 
 
-def _by_row(findings: list[Finding], rows: int) -> list[tuple[Finding, ...]]:
-    return [tuple(f for f in findings if f.line == row) for row in range(rows)]
+def _findings(analysis) -> list[tuple[Finding, ...]]:
+    return [record.findings for record in analysis.records]
+
+
+def _fresh_diagnostics(lines, context) -> str:
+    from nokta_lsp.incremental import DocumentAnalysis
+
+    fresh = DocumentAnalysis()
+    fresh.update(tuple(lines), context)
+    return PublishedDiagnostics().update(lines, fresh.take_changes(), context.codec, context.severity)
 
 
 @hsettings(max_examples=200, deadline=None)
@@ -306,16 +314,17 @@ def test_incremental_analysis_matches_a_fresh_check(lines, edits, masker):
 
     restorer, cache, options = FakeRestorer(), SuggestionCache(), CheckOptions(threshold=0.9, strict_threshold=0.99)
     context = Context(masker, options, "information", Codec(), restorer, cache)
-    analysis, diagnostics = DocumentAnalysis(), DiagnosticsText()
+    analysis, published = DocumentAnalysis(), PublishedDiagnostics()
     analysis.update(tuple(lines), context)
     for start, end, new in edits:
         start, end = sorted((min(start, len(lines)), min(end, len(lines))))
         lines = lines[:start] + new + lines[end:]
         analysis.update(tuple(lines), context)
         expected = check(lines, masker, FakeRestorer(), SuggestionCache(), options)
-        assert [f for row in analysis.findings() for f in row] == expected
-        text = diagnostics.update(lines, analysis.findings(), context.codec, context.severity)
-        assert text == DiagnosticsText().update(lines, _by_row(expected, len(lines)), Codec(), "information")
+        assert [f for row in _findings(analysis) for f in row] == expected
+        text = published.update(lines, analysis.take_changes(), context.codec, context.severity)
+        assert published.findings == _findings(analysis) and text.count('"range"') == len(expected)
+        assert text == _fresh_diagnostics(lines, context)
 
 
 @hsettings(max_examples=200, deadline=None)
@@ -350,11 +359,12 @@ def test_analysis_found_in_batches_and_interrupted_matches_a_fresh_one(lines, ed
         replace(base, written=frozenset({"çok", "güzel"})),
     ]
     context = base
-    analysis, diagnostics = DocumentAnalysis(), DiagnosticsText()
+    analysis, published = DocumentAnalysis(), PublishedDiagnostics()
     analysis.prepare(tuple(lines), context)
     for start, end, new, batches, which in edits:
         analysis.find_next(batches)  # one batch of a few rows, then the next version arrives
-        diagnostics.update(lines, analysis.findings(), context.codec, context.severity)  # a partial result
+        published.update(lines, analysis.take_changes(), context.codec, context.severity)  # a partial result
+        assert published.findings == _findings(analysis)
         assert analysis.stale_lines == sum(record.stale for record in analysis.records)
         start, end = sorted((min(start, len(lines)), min(end, len(lines))))
         lines = lines[:start] + new + lines[end:]
@@ -363,12 +373,11 @@ def test_analysis_found_in_batches_and_interrupted_matches_a_fresh_one(lines, ed
     analysis.update(tuple(lines), context)
     fresh = DocumentAnalysis()
     fresh.update(tuple(lines), context)
-    assert analysis.findings() == fresh.findings() and analysis.complete
-    assert diagnostics.update(lines, analysis.findings(), context.codec, context.severity) == DiagnosticsText().update(
-        lines, fresh.findings(), context.codec, context.severity
-    )
+    assert _findings(analysis) == _findings(fresh) and analysis.complete
+    text = published.update(lines, analysis.take_changes(), context.codec, context.severity)
+    assert published.findings == _findings(analysis) and text == _fresh_diagnostics(lines, context)
     if context.written == frozenset():
-        assert [f for row in analysis.findings() for f in row] == check(
+        assert [f for row in _findings(analysis) for f in row] == check(
             lines, masker, FakeRestorer(), SuggestionCache(), context.options
         )
 
@@ -388,7 +397,7 @@ def test_an_opened_document_is_found_from_the_top_and_an_edit_before_the_rest():
     edited = (*lines[:2500], "bugun", *lines[2501:])
     analysis.prepare(edited, context)
     analysis.find_next(1)
-    assert [f.replacement for f in analysis.findings()[2500]] == ["bugün"]
+    assert [f.replacement for f in _findings(analysis)[2500]] == ["bugün"]
     assert analysis.records[URGENT_ROWS].stale and not analysis.complete
 
 
