@@ -1,7 +1,7 @@
 """Diagnostics, pushed (textDocument/publishDiagnostics) or pulled (textDocument/diagnostic).
 
 Both send the JSON text built with the analysis (``Analysis.diagnostics_json``, from
-``nokta_lsp.diagnostics.DiagnosticsText``): one serialiser, and a pushed document is
+``nokta_lsp.diagnostics.PublishedDiagnostics``): one serialiser, and a pushed document is
 never re-serialised. A long analysis published in
 parts shows as work-done progress ("Checking with nokta", with a percentage) until
 its complete result is published.
