@@ -2,9 +2,8 @@
 
 Both send the JSON text built with the analysis (``Analysis.diagnostics_json``, from
 ``nokta_lsp.diagnostics.PublishedDiagnostics``): one serialiser, and a pushed document is
-never re-serialised. A long analysis published in
-parts shows as work-done progress ("Checking with nokta", with a percentage) until
-its complete result is published.
+never re-serialised. A long analysis published in parts shows as work-done progress
+("Checking with nokta", with a percentage) until its complete result is published.
 """
 
 from __future__ import annotations
