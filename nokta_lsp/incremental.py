@@ -159,16 +159,10 @@ class DocumentAnalysis:
 
     def take_changes(self) -> FindingsChanges:
         """What changed in the findings since the last call (since the start, the first time)."""
-        rows = {row: self.records[row].findings for row in sorted(self._changed_rows)}
+        rows = {row: self.records[row].findings for row in self._changed_rows}
         changes = FindingsChanges(tuple(self._splices), rows)
         self._splices, self._changed_rows = [], set()
         return changes
-
-    def update(self, lines: tuple[str, ...], context: Context) -> None:
-        """Bring every finding up to date with ``lines``."""
-        self.prepare(lines, context)
-        while self.find_next(max(len(lines), 1)):
-            pass
 
     def prepare(self, lines: tuple[str, ...], context: Context) -> None:
         """Take new lines and context; what they change is found by ``find_next``."""

@@ -290,6 +290,13 @@ _LINES = st.lists(
 )
 
 
+def _update(analysis, lines: tuple[str, ...], context) -> None:
+    """Bring every finding up to date with ``lines``."""
+    analysis.prepare(lines, context)
+    while analysis.find_next(max(len(lines), 1)):
+        pass
+
+
 def _findings(analysis) -> list[tuple[Finding, ...]]:
     return [record.findings for record in analysis.records]
 
@@ -298,7 +305,7 @@ def _fresh_diagnostics(lines, context) -> str:
     from nokta_lsp.incremental import DocumentAnalysis
 
     fresh = DocumentAnalysis()
-    fresh.update(tuple(lines), context)
+    _update(fresh, tuple(lines), context)
     return PublishedDiagnostics().update(lines, fresh.take_changes(), context.codec, context.severity)
 
 
@@ -315,11 +322,11 @@ def test_incremental_analysis_matches_a_fresh_check(lines, edits, masker):
     restorer, cache, options = FakeRestorer(), SuggestionCache(), CheckOptions(threshold=0.9, strict_threshold=0.99)
     context = Context(masker, options, "information", Codec(), restorer, cache)
     analysis, published = DocumentAnalysis(), PublishedDiagnostics()
-    analysis.update(tuple(lines), context)
+    _update(analysis, tuple(lines), context)
     for start, end, new in edits:
         start, end = sorted((min(start, len(lines)), min(end, len(lines))))
         lines = lines[:start] + new + lines[end:]
-        analysis.update(tuple(lines), context)
+        _update(analysis, tuple(lines), context)
         expected = check(lines, masker, FakeRestorer(), SuggestionCache(), options)
         assert [f for row in _findings(analysis) for f in row] == expected
         text = published.update(lines, analysis.take_changes(), context.codec, context.severity)
@@ -370,9 +377,9 @@ def test_analysis_found_in_batches_and_interrupted_matches_a_fresh_one(lines, ed
         lines = lines[:start] + new + lines[end:]
         context = contexts[which]
         analysis.prepare(tuple(lines), context)
-    analysis.update(tuple(lines), context)
+    _update(analysis, tuple(lines), context)
     fresh = DocumentAnalysis()
-    fresh.update(tuple(lines), context)
+    _update(fresh, tuple(lines), context)
     assert _findings(analysis) == _findings(fresh) and analysis.complete
     text = published.update(lines, analysis.take_changes(), context.codec, context.severity)
     assert published.findings == _findings(analysis) and text == _fresh_diagnostics(lines, context)
