@@ -74,20 +74,25 @@ def set_torch_defaults() -> None:
     """For a process that loads a neural model (call before it loads): torch on one thread
     unless ``OMP_NUM_THREADS`` says otherwise (more cores: more processes), and oneDNN's
     kernel cache off: it keeps a compiled kernel per input shape, and inference shapes
-    change with every batch, so it only grew (76 MB in the server on the dev split with
-    1,024 kernels; the network alone on 80,000 pieces of varied length peaked at 424 MiB
-    with 1,024, 430 with 64 and 360 with none, at the same speed)."""
+    change with every batch, so the cache only grew, and the network ran as fast without
+    it (bench.cli_memory)."""
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     os.environ.setdefault("ONEDNN_PRIMITIVE_CACHE_CAPACITY", "0")
+
+
+#: Collection thresholds for a process that keeps its model (``keep_for_life``).
+LIFELONG_GC_THRESHOLDS = (50_000, 20, 20)
 
 
 def keep_for_life() -> None:
     """For a process that keeps its model until it exits, once the model is loaded: the
     garbage collector stops walking the objects alive now (torch and the tables leave
-    about 170,000), which its full collections did again and again for nothing.
-    ``bench.throughput``, default, interleaved runs: 121,000-127,000 chars/s against
-    95,000-98,000 without."""
+    a great many), and collects less often. Restoring allocates containers by the
+    million, nearly all freed at once by reference counting, and the restorers' caches
+    of words grow into the older generations: the default thresholds walked those again
+    and again for almost no garbage, a sizeable share of a count-based run (bench.throughput)."""
     gc.freeze()
+    gc.set_threshold(*LIFELONG_GC_THRESHOLDS)
 
 
 def load_restorer(name_or_path: str = "default", device: str = "auto") -> Restorer:

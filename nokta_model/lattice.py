@@ -48,10 +48,9 @@ def open_windows(positions: list[Position]) -> list[int]:
     a competing position or one or two after it (the first window ends at position 2)."""
     last = len(positions) - 1
     ends: list[int] = []
-    for index, position in enumerate(positions):
-        if len(position.ids) > 1:
-            first = max(index, 2, ends[-1] + 1 if ends else 2)
-            ends.extend(range(first, min(index + 2, last) + 1))
+    for index in [index for index, position in enumerate(positions) if len(position.ids) > 1]:
+        first = max(index, 2, ends[-1] + 1 if ends else 2)
+        ends.extend(range(first, min(index + 2, last) + 1))
     return ends
 
 
@@ -106,11 +105,6 @@ def _runs(ends: list[int]) -> list[tuple[int, int]]:
     return runs
 
 
-def _transition(positions: list[Position], scores: dict, end: int, a: int, b: int, c: int) -> float:
-    window = (end, positions[end - 2].ids[a], positions[end - 1].ids[b], positions[end].ids[c])
-    return scores.get(window, 0.0) + positions[end].emission(c)
-
-
 def _forward(
     positions: list[Position], scores: dict, first: int, last: int, steps: dict[int, list] | None
 ) -> tuple[dict[int, dict[State, float]], dict[int, dict[State, State]]]:
@@ -122,9 +116,12 @@ def _forward(
         layer: dict[State, float] = {}
         pointers: dict[State, State] = {}
         kept = [] if steps is None else steps.setdefault(end, [])
+        us, vs, position = positions[end - 2].ids, positions[end - 1].ids, positions[end]
+        emissions = position.emissions or [0.0] * len(position.ids)
         for (a, b), total in forward[end - 1].items():
-            for c in range(len(positions[end].ids)):
-                step = _transition(positions, scores, end, a, b, c)
+            u, v = us[a], vs[b]
+            for c, (w, emission) in enumerate(zip(position.ids, emissions)):
+                step = scores.get((end, u, v, w), 0.0) + emission
                 if steps is not None:
                     kept.append((a, b, c, step))
                 value = total + step
@@ -194,19 +191,44 @@ def decoded_rankings(
     its max-marginals when ``with_scores``). Given the line as ``typed`` (``Restorer.rank``),
     a word of one token whose best spelling is the typed one, with a share of at least 0.5,
     is left with an empty ranking."""
+    if typed is None and not with_scores:  # the best spelling of each token
+        best = decoding.best[2:-1]
+        rankings = [[(_spelled(position, choice), 1.0)] for position, choice in zip(positions[2:-1], best)]
+    else:
+        rankings = _typed_rankings(tokens, set(word_spans), positions, decoding, with_scores, typed)
+    if tokens == word_spans:  # every word is one token
+        return rankings
+    choices = {token.start: (token, ranked) for token, ranked in zip(tokens, rankings)}
+    return [_word_ranking(line, span, choices) for span in word_spans]
+
+
+def _typed_rankings(
+    tokens: list[Span],
+    words: set[Span],
+    positions: list[Position],
+    decoding: Decoding,
+    with_scores: bool,
+    typed: str | None,
+) -> list[Ranking]:
+    """Each token's ranking, with its max-marginals when ``with_scores``: empty for a word
+    of one token whose best spelling is the ``typed`` one."""
     best, marginals = decoding
-    words = set(word_spans) if typed is not None else set()
-    choices = {}
+    rankings = []
     for index, token in enumerate(tokens, start=2):
         position = positions[index]
         as_typed = typed[token.start : token.end] if typed is not None and token in words else None
         if with_scores and len(position.masks) > 1:
             ranked = _scored_ranking(position, marginals[index], as_typed)
         else:  # the best spelling only, or the one spelling there is
-            spelled = spell(position.key, position.masks[best[index]])
+            spelled = _spelled(position, best[index])
             ranked = [] if spelled == as_typed else [(spelled, 1.0)]
-        choices[token.start] = (token, ranked)
-    return [_word_ranking(line, span, choices) for span in word_spans]
+        rankings.append(ranked)
+    return rankings
+
+
+def _spelled(position: Position, choice: int) -> str:
+    mask = position.masks[choice]
+    return spell(position.key, mask) if mask else position.key
 
 
 def _scored_ranking(position: Position, marginals: list[float], typed: str | None) -> Ranking:

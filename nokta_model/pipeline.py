@@ -25,8 +25,8 @@ from .prose import Masker, blank, masker_for, turkish_line
 from .restorer import Restorer
 
 #: Bytes per read, and so per batch restored: a batch's models hold their working arrays at
-#: once, so its size sets the peak (bench.cli_memory: 256 KB batches peaked ~50 MB higher,
-#: and 20 MB higher on 16 MB of input than on 2 MB; 64 KB ones within 9 MB, as fast).
+#: once, so its size sets the peak; larger batches peaked higher, and higher on larger
+#: inputs, for no more speed (bench.cli_memory).
 READ_BYTES = 1 << 16
 MAX_PIECE_CHARS = 1 << 16  # a longer line is restored in pieces cut after whitespace
 FILE_UNDECIDED_LINES = 1000  # lines a file may hold for the language decision, then taken as Turkish

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import product
+
 import numpy as np
 
 from ..lattice import Position, open_windows
@@ -12,9 +14,7 @@ def window_queries(positions: list[Position]) -> list[tuple[int, int, int, int]]
     """(window end, u, v, w) for every trigram a decode of these positions scores."""
     queries: list[tuple[int, int, int, int]] = []
     for end in open_windows(positions):
-        for u in positions[end - 2].ids:
-            for v in positions[end - 1].ids:
-                queries.extend((end, u, v, w) for w in positions[end].ids)
+        queries.extend(product((end,), positions[end - 2].ids, positions[end - 1].ids, positions[end].ids))
     return queries
 
 
@@ -24,8 +24,8 @@ def score_windows(lm: LanguageModel, sentences: list[list[Position]]) -> list[di
     flat = [q for queries in per_sentence for q in queries]
     if not flat:
         return [{} for _ in sentences]
-    ids = np.array([q[1:] for q in flat], dtype=np.int64)
-    scores = lm.log_scores(ids[:, 0], ids[:, 1], ids[:, 2]).tolist()
+    ids = np.array(flat, dtype=np.int64)
+    scores = lm.log_scores(ids[:, 1], ids[:, 2], ids[:, 3]).tolist()
     result, start = [], 0
     for queries in per_sentence:
         result.append(dict(zip(queries, scores[start : start + len(queries)])))

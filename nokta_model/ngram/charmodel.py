@@ -20,7 +20,7 @@ import numpy as np
 
 from ..alphabet import LOWER_TWIN
 from ..words import ambiguous_positions, spell
-from .tables import SortedTable, string_hash
+from .tables import SortedTable, hash_all, string_hash
 
 #: (left, right) window sizes, longest first.
 WINDOWS = (
@@ -44,11 +44,14 @@ MIN_EVIDENCE = 2  # a window seen fewer times defers to a shorter one
 
 def _context_hashes(key: str, spelled_left: str, pos: int) -> list[int]:
     """Hashes of every window around ``pos``; ``spelled_left`` is the spelling of key[:pos]."""
+    return [string_hash(text) for text in _context_texts(key, spelled_left, pos)]
+
+
+def _context_texts(key: str, spelled_left: str, pos: int) -> list[str]:
+    """Every window around ``pos`` as the text that is hashed, longest first."""
     left_text, right_text = f"^{spelled_left}", f"{key[pos + 1 :]}$"
     return [
-        string_hash(
-            f"{left}{right}{left_text[len(left_text) - left :] if left else ''}[{key[pos]}]{right_text[:right]}"
-        )
+        f"{left}{right}{left_text[len(left_text) - left :] if left else ''}[{key[pos]}]{right_text[:right]}"
         for left, right in WINDOWS
     ]
 
@@ -101,8 +104,8 @@ class CharModel:
         return probabilities
 
     def _twin_probability(self, key: str, spelled_left: str, pos: int) -> float:
-        queries = np.array(_context_hashes(key, spelled_left, pos), dtype=np.int64)
-        counts = self.table.get(queries, default=0)
+        """From the longest window seen at least MIN_EVIDENCE times (else the shortest)."""
+        counts = self.table.get(hash_all(_context_texts(key, spelled_left, pos)), default=0)
         seen = counts.sum(axis=1) >= MIN_EVIDENCE
         plain, twin = counts[int(seen.argmax()) if seen.any() else -1].tolist()
         return (twin + 0.5) / (plain + twin + 1.0)

@@ -14,7 +14,7 @@ import numpy as np
 
 from .tables import SortedTable, hash_all
 
-MIN_ZIPF = 2.0  # rarer English words are left out (about 93,000 words are kept)
+MIN_ZIPF = 2.0  # rarer English words are left out
 _ASCII_WORD_RE = re.compile(r"[a-z]+(?:'[a-z]+)?")
 
 

@@ -85,13 +85,13 @@ class SortedTable:
 
 def _sorted_search(keys: np.ndarray, queries: np.ndarray) -> np.ndarray:
     """``np.searchsorted(keys, queries)``, the queries searched in sorted order: each search
-    then starts where the last one ended, in memory the last one touched (about 5× faster
-    for a large batch in a table of millions of keys)."""
+    then starts where the last one ended, in memory the last one touched: much faster for
+    a large batch in a table of millions of keys."""
     if queries.size < SORTED_SEARCH_MIN:
-        return np.searchsorted(keys, queries)
+        return keys.searchsorted(queries)
     order = np.argsort(queries.ravel())
     rows = np.empty(queries.size, dtype=np.intp)
-    rows[order] = np.searchsorted(keys, queries.ravel()[order])
+    rows[order] = keys.searchsorted(queries.ravel()[order])
     return rows.reshape(queries.shape)
 
 
