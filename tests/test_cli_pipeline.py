@@ -13,8 +13,8 @@ NOTE = [
     "Detaylar icin [belgelere bakin](https://ornek.com/cok). @Ozlem bunu gordu.",
     "",
     "It is urgent and this sentence is English.",
-    "```",  # a fence with no language: code (a ```python fence's comments are restored)
-    "# bu yorum degismemeli",
+    "```",  # a fence with no language: its code stays as typed (its # comments are restored)
+    "kisi_sayisi = hesapla(gun)",
     "```",
     "cok guzel bir gun " * 5_000,  # longer than one piece: cut after a space and joined back
 ]
