@@ -55,7 +55,8 @@ class WorkQueue:
 
     def edited_left(self, lines: Sequence[Line]) -> int:
         """How many rows of the edits are still stale."""
-        return sum(1 for row in self.edited if _is_stale(lines, row))
+        count = len(lines)
+        return sum(1 for row in self.edited if row < count and lines[row].stale)
 
     def priority_left(self, lines: Sequence[Line]) -> int:
         """At most how many rows of the edits and urgent ones are still stale (0: none)."""
@@ -64,10 +65,16 @@ class WorkQueue:
     def upcoming(self, limit: int, lines: Sequence[Line]) -> list[int]:
         """The next ``limit`` stale rows (edited, urgent, then from the top), sorted."""
         batch: dict[int, None] = {}
-        for row in itertools.chain(reversed(self.edited), reversed(self.urgent), self._from_top(lines)):
+        count = len(lines)
+        for row in itertools.chain(reversed(self.edited), reversed(self.urgent)):
             if len(batch) >= limit:
                 break
-            if _is_stale(lines, row):
+            if row < count and lines[row].stale:
+                batch[row] = None
+        if len(batch) < limit:  # the rest from the top, looked for only now
+            for row in self._from_top(lines):
+                if len(batch) >= limit:
+                    break
                 batch[row] = None
         return sorted(batch)
 
@@ -89,9 +96,8 @@ class WorkQueue:
         return self.scan
 
     def _from_top(self, lines: Sequence[Line]) -> Iterator[int]:
-        """The stale rows from the top (looked for only once the stacks are taken)."""
         start = self.first_stale(lines)
-        yield from itertools.compress(itertools.count(start), map(_STALE, itertools.islice(lines, start, None)))
+        return itertools.compress(itertools.count(start), map(_STALE, itertools.islice(lines, start, None)))
 
     @staticmethod
     def _drop_found(stack: list[int], lines: Sequence[Line]) -> list[int]:
