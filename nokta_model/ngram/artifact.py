@@ -33,6 +33,7 @@ from __future__ import annotations
 import threading
 import weakref
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -69,6 +70,11 @@ _SCHEMA: dict[str, tuple[type, int]] = {
 #: Keys stored as they are, uncompressed (read in place); and those stored as ``delta_planes``.
 _STORED = ("key_hashes", "english_keys", "capital_keys", "acronym_keys")
 _DELTA_KEYS = ("bigram_keys", "trigram_keys", "char_keys")
+
+#: Read when the model is loaded; the character contexts wait until a word needs them.
+_EAGER = tuple(name for name in _SCHEMA if not name.startswith("char_"))
+#: Arrays read side by side at load: inflating, hashing and summing let go of the GIL.
+READ_THREADS = 2
 
 ARCHIVE = ArchiveFormat(FORMAT, VERSION, _SCHEMA)
 #: Models this process has loaded and still uses, by file identity (``load_model``).
@@ -139,27 +145,32 @@ def _identity(path: Path) -> tuple:
 
 def _read_model(path: Path) -> LanguageModel:
     archive = Archive(ARCHIVE, path)
-    with _inconsistent_tables_refused(path):
-        lexicon = Lexicon(_table(archive, "key_hashes", "key_spans"), archive["masks"], archive["counts"])
+    with _inconsistent_tables_refused(path), ThreadPoolExecutor(READ_THREADS) as pool:
+        arrays = dict(zip(_EAGER, pool.map(lambda name: _array(archive, name), _EAGER)))
+
+        def table(keys: str, values: str) -> SortedTable:
+            return SortedTable(arrays[keys], arrays[values])
+
         return LanguageModel(
-            lexicon,
-            _table(archive, "bigram_keys", "bigram_counts"),
-            _table(archive, "trigram_keys", "trigram_counts"),
+            Lexicon(table("key_hashes", "key_spans"), arrays["masks"], arrays["counts"]),
+            table("bigram_keys", "bigram_counts"),
+            table("trigram_keys", "trigram_counts"),
             CharModel.deferred(lambda: _char_table(archive)),
-            _table(archive, "english_keys", "english_zipf"),
-            _table(archive, "capital_keys", "capital_counts"),
-            _table(archive, "acronym_keys", "acronym_counts"),
+            table("english_keys", "english_zipf"),
+            table("capital_keys", "capital_counts"),
+            table("acronym_keys", "acronym_counts"),
         )
 
 
 def _char_table(archive: Archive) -> SortedTable:
     with _inconsistent_tables_refused(archive.path):
-        return _table(archive, "char_keys", "char_counts")
+        return SortedTable(_array(archive, "char_keys"), _array(archive, "char_counts"))
 
 
-def _table(archive: Archive, keys: str, values: str) -> SortedTable:
-    stored = archive[keys]
-    return SortedTable(from_delta_planes(stored) if keys in _DELTA_KEYS else stored, archive[values])
+def _array(archive: Archive, name: str) -> np.ndarray:
+    """The array as the tables hold it (delta planes summed back into keys)."""
+    stored = archive[name]
+    return from_delta_planes(stored) if name in _DELTA_KEYS else stored
 
 
 @contextmanager
