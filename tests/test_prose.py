@@ -246,6 +246,16 @@ def test_english_spellings_without_a_common_english_word_do_not_make_a_sentence_
     assert keep_turkish(["Ama bu cok iyi. Docker pulls the image from the hub."])[0].strip() == "Ama bu cok iyi."
 
 
+def test_capitalised_names_and_titles_do_not_make_a_sentence_english():
+    lines = [
+        'Yankovic "White and Nerdy" klibinde Atlantic Records sayfasini parodi amaciyla kullandi.',
+        "Ingilizceye genelde Turkish War of Independence veya Turkish War of Liberation seklinde cevrilir.",
+    ]
+    assert keep_turkish(lines) == lines
+    # The first word of a sentence is no name: an English sentence stays English.
+    assert keep_turkish(["Bugun geldim. This is the thing on the table."])[0].strip() == "Bugun geldim."
+
+
 def test_an_english_sentence_of_english_clauses_is_blanked():
     assert keep_turkish(["However, it is what it is, and we go."])[0].strip() == ""
 

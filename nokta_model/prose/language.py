@@ -115,24 +115,35 @@ def _english_clause(scores: list[int]) -> bool:
     return max(scores, default=0) <= 0 and english >= ENGLISH_CLAUSE_WORDS and 2 * english >= len(scores)
 
 
-def _word_scores(text: str) -> list[int]:
-    """The evidence of each scored word of ``text``."""
-    return list(map(word_evidence, SCORED_WORD_RE.findall(text)))
+def _word_scores(line: str, start: int, end: int, first: int) -> tuple[list[str], list[int]]:
+    """The scored words of ``line[start:end]`` and their evidence. A capitalised word after
+    the sentence's first word (at ``first``) is a name or a title (Atlantic Records, "White
+    and Nerdy", PostgreSQL): its English spelling says nothing of the sentence's language."""
+    words, scores = [], []
+    for match in SCORED_WORD_RE.finditer(line, start, end):
+        word = match.group()
+        score = word_evidence(word)
+        if score < 0 and match.start() > first and word[0].isupper():
+            score = 0
+        words.append(word)
+        scores.append(score)
+    return words, scores
 
 
 def _scored_sentence(line: str, start: int, end: int) -> Sentence:
     """The sentence's evidence; its English clauses are set apart so that the rest
     decides (Toplanti yarin, it is urgent though: a Turkish sentence with an English clause)."""
-    words = SCORED_WORD_RE.findall(line, start, end)
-    scores = list(map(word_evidence, words))
+    first_word = SCORED_WORD_RE.search(line, start, end)
+    first = first_word.start() if first_word else start
+    words, scores = _word_scores(line, start, end, first)
     if scores.count(-1) < ENGLISH_CLAUSE_WORDS or not any(map(common_english_word, words)):
         # Too few English words for an English clause, or only English spellings: names and
-        # terms (PostgreSQL, GitHub) in a Turkish sentence; English has its common words.
+        # terms (postgresql) in a Turkish sentence; English has its common words.
         return Sentence(start, end, max(0, sum(scores)), ())
     english: list[tuple[int, int]] = []
     total = rest = 0
     for clause in _CLAUSE_RE.finditer(line, start, end):
-        scores = _word_scores(clause.group())
+        scores = _word_scores(line, *clause.span(), first)[1]
         score = sum(scores)
         total += score
         if _english_clause(scores):
