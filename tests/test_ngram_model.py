@@ -112,6 +112,17 @@ def test_unseen_letter_probabilities_are_remembered():
     assert first[1] > 0.5 and first[0] < 0.5  # gö…
 
 
+def test_unseen_words_are_decided_together_as_each_alone():
+    """The n-th letters of many unseen words are looked up in one batch; each word's letters
+    come out as they do for the word alone, in the same order."""
+    model = NgramRestorer.load().model
+    words = [("gozlukculerimizdenmissiniz", 0), ("kasikcilarimizdanmissiniz", 0), ("cigirtkanlastiramadik", 1 << 1)]
+    together = NgramRestorer(model).all_unseen_letter_probabilities(words)
+    alone = [NgramRestorer(model).unseen_letter_probabilities(key, typed) for key, typed in words]
+    assert [list(letters.items()) for letters in together] == [list(letters.items()) for letters in alone]
+    assert together[2][1] == 1.0  # typed ı
+
+
 def test_artifact_round_trip(tiny_model, tmp_path):
     path = tmp_path / "tiny.npz"
     save_model(tiny_model, path, {"note": "test"})

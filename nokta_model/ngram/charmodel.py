@@ -91,24 +91,46 @@ class CharModel:
         ``fixed`` positions (typed with a diacritic, or spelled by a known stem) are
         taken as given, with probability 1 or 0.
         """
-        spelled = list(key)
-        probabilities = {}
-        for pos in ambiguous_positions(key):
-            if pos in fixed:
-                probability = float(fixed[pos])
-            else:
-                probability = self._twin_probability(key, "".join(spelled[:pos]), pos)
-            probabilities[pos] = probability
-            if probability > 0.5:
-                spelled[pos] = LOWER_TWIN[key[pos]]
+        return self.all_twin_probabilities([(key, fixed)])[0]
+
+    def all_twin_probabilities(self, words: list[tuple[str, dict[int, bool]]]) -> list[dict[int, float]]:
+        """``twin_probabilities`` of each (key, fixed) word: the words' n-th letters are
+        decided together, their windows looked up in one batch."""
+        spelled = [list(key) for key, _ in words]
+        positions = [ambiguous_positions(key) for key, _ in words]
+        probabilities: list[dict[int, float]] = [{} for _ in words]
+        for step in range(max(map(len, positions), default=0)):
+            asked = []  # (word, position) of each letter no stem or typed letter fixes
+            for word, ((_, fixed), word_positions) in enumerate(zip(words, positions)):
+                if step < len(word_positions):
+                    pos = word_positions[step]
+                    if pos in fixed:
+                        probabilities[word][pos] = float(fixed[pos])
+                    else:
+                        asked.append((word, pos))
+            texts = [
+                text
+                for word, pos in asked
+                for text in _context_texts(words[word][0], "".join(spelled[word][:pos]), pos)
+            ]
+            found = self._window_probabilities(hash_all(texts)) if texts else []
+            for (word, pos), probability in zip(asked, found):
+                probabilities[word][pos] = probability
+            for word, word_positions in enumerate(positions):
+                if step < len(word_positions):
+                    pos = word_positions[step]
+                    if probabilities[word][pos] > 0.5:
+                        spelled[word][pos] = LOWER_TWIN[words[word][0][pos]]
         return probabilities
 
-    def _twin_probability(self, key: str, spelled_left: str, pos: int) -> float:
-        """From the longest window seen at least MIN_EVIDENCE times (else the shortest)."""
-        counts = self.table.get(hash_all(_context_texts(key, spelled_left, pos)), default=0)
-        seen = counts.sum(axis=1) >= MIN_EVIDENCE
-        plain, twin = counts[int(seen.argmax()) if seen.any() else -1].tolist()
-        return (twin + 0.5) / (plain + twin + 1.0)
+    def _window_probabilities(self, hashes: np.ndarray) -> list[float]:
+        """For each letter's run of ``len(WINDOWS)`` window hashes: P(twin) from the longest
+        window seen at least MIN_EVIDENCE times (else the shortest)."""
+        counts = self.table.get(hashes, default=0).reshape(-1, len(WINDOWS), 2)
+        seen = counts.sum(axis=2) >= MIN_EVIDENCE
+        chosen = np.where(seen.any(axis=1), seen.argmax(axis=1), len(WINDOWS) - 1)
+        plain_twin = counts[np.arange(len(counts)), chosen].tolist()
+        return [(twin + 0.5) / (plain + twin + 1.0) for plain, twin in plain_twin]
 
 
 class _DeferredCharModel(CharModel):

@@ -178,16 +178,20 @@ class NgramRestorer(Restorer):
         keys = [token_key(text) for text in texts]
         ranges = self._candidate_ids(keys)
         found = iter(self._spellings(ranges))
-        positions = []
+        known, unseen = [], []
         for key, text, ids in zip(keys, texts, ranges):
             typed = spelling_mask(key, text) or 0
             spellings = [spelling for spelling in islice(found, len(ids)) if spelling[1] & typed == typed]
-            known = _plausible(spellings, typed)
-            if known:
-                positions.append(Position([i for i, _, _ in known], masks=[mask for _, mask, _ in known], key=key))
-            else:
-                positions.append(self._unseen(key, typed))
-        return positions
+            known.append(_plausible(spellings, typed))
+            if not known[-1]:
+                unseen.append((key, typed))
+        letters = iter(self.all_unseen_letter_probabilities(unseen))
+        return [
+            Position([i for i, _, _ in spellings], masks=[mask for _, mask, _ in spellings], key=key)
+            if spellings
+            else _unseen_position(key, next(letters))
+            for key, spellings in zip(keys, known)
+        ]
 
     def _spellings(self, ranges: list[range]) -> list[tuple[int, int, float]]:
         """(id, mask, count) of every candidate id in ``ranges``, one range after another."""
@@ -214,41 +218,33 @@ class NgramRestorer(Restorer):
             cache.update(found)
         return [found[item] if value is None else value for item, value in zip(items, cached)]
 
-    def _unseen(self, key: str, typed: int) -> Position:
-        """Candidates of a word the lexicon lacks: its longest known stem, then characters."""
-        probabilities = self.unseen_letter_probabilities(key, typed)
-        best = sum(1 << pos for pos, p in probabilities.items() if p > 0.5)
-        unsure = sorted(
-            (p for p in probabilities.items() if _UNSURE[0] < p[1] < _UNSURE[1]), key=lambda pp: abs(pp[1] - 0.5)
-        )
-        masks = [best] + [best ^ (1 << pos) for pos, _ in unsure[:MAX_UNSEEN_ALTERNATIVES]]
-        emissions = [_log_probability(mask, probabilities) for mask in masks]
-        return Position([UNK] * len(masks), emissions, masks=masks, key=key)
-
     def unseen_letter_probabilities(self, key: str, typed: int) -> dict[int, float]:
         """P(twin) of each ambiguous letter of a word the lexicon lacks (``typed``: the
         letters typed Turkish): its longest known stem, then the character model.
         Remembered, as the default asks again for each occurrence; do not change the dict."""
-        cache = self._letters_of
-        found = cache.get((key, typed))
-        if found is None:
-            if len(cache) >= TOKEN_CACHE_SIZE:
-                cache.clear()
-            fixed = self.stem_letters(key, typed)
-            fixed.update((pos, True) for pos in range(len(key)) if typed >> pos & 1)
-            found = cache[(key, typed)] = self.model.chars.twin_probabilities(key, fixed)
-        return found
+        return self.all_unseen_letter_probabilities([(key, typed)])[0]
 
-    def stem_letters(self, key: str, typed: int) -> dict[int, bool]:
-        """Spelling of the ambiguous letters of the longest known prefix of ``key``."""
-        lexicon = self.model.lexicon
-        prefixes = [key[:end] for end in range(len(key) - 1, MIN_STEM - 1, -1)]
-        for prefix, ids in zip(prefixes, lexicon.candidates(prefixes)):
-            prefix_typed = typed & ((1 << len(prefix)) - 1)
-            masks = [int(lexicon.masks[i]) for i in ids if int(lexicon.masks[i]) & prefix_typed == prefix_typed]
-            if masks:
-                return {pos: bool(masks[0] >> pos & 1) for pos in ambiguous_positions(prefix)}
-        return {}
+    def all_unseen_letter_probabilities(self, words: list[tuple[str, int]]) -> list[dict[int, float]]:
+        """``unseen_letter_probabilities`` of each (key, typed) word, looked up together."""
+        return self._remembered(self._letters_of, words, self._letter_probabilities)
+
+    def _letter_probabilities(self, words: list[tuple[str, int]]) -> list[dict[int, float]]:
+        fixed = self._stem_letters(words)
+        for (key, typed), letters in zip(words, fixed):
+            letters.update((pos, True) for pos in range(len(key)) if typed >> pos & 1)
+        return self.model.chars.all_twin_probabilities([(key, letters) for (key, _), letters in zip(words, fixed)])
+
+    def _stem_letters(self, words: list[tuple[str, int]]) -> list[dict[int, bool]]:
+        """For each (key, typed) word, the spelling of the ambiguous letters of the longest
+        known prefix of its key (``_stem_spelling``); all prefixes looked up at once."""
+        prefixes = [[key[:end] for end in range(len(key) - 1, MIN_STEM - 1, -1)] for key, _ in words]
+        ranges = self.model.lexicon.candidates([prefix for word in prefixes for prefix in word])
+        spellings = iter(self._spellings(ranges))
+        masks = iter([[mask for _, mask, _ in islice(spellings, len(ids))] for ids in ranges])
+        return [
+            _stem_spelling(word_prefixes, list(islice(masks, len(word_prefixes))), typed)
+            for (_, typed), word_prefixes in zip(words, prefixes)
+        ]
 
 
 def _stem(line: str, span: Span) -> str:
@@ -275,6 +271,29 @@ def _word_evidence(stem: str, found: tuple[float, bool], in_capitals: bool, insi
         single_letter=len(stem) == 1,
         capitalised_inside=inside and stem[:1].isupper() and stem[1:].islower(),
     )
+
+
+def _stem_spelling(prefixes: list[str], masks: list[list[int]], typed: int) -> dict[int, bool]:
+    """The ambiguous letters of the first (longest) of ``prefixes`` with a spelling (of its
+    ``masks``) that has every letter ``typed`` Turkish, spelled as that spelling has them."""
+    for prefix, prefix_masks in zip(prefixes, masks):
+        prefix_typed = typed & ((1 << len(prefix)) - 1)
+        agreeing = [mask for mask in prefix_masks if mask & prefix_typed == prefix_typed]
+        if agreeing:
+            return {pos: bool(agreeing[0] >> pos & 1) for pos in ambiguous_positions(prefix)}
+    return {}
+
+
+def _unseen_position(key: str, probabilities: dict[int, float]) -> Position:
+    """Candidates of a word the lexicon lacks, from its letters' probabilities of the twin:
+    the likeliest spelling, then that with one of the least certain letters flipped."""
+    best = sum(1 << pos for pos, p in probabilities.items() if p > 0.5)
+    unsure = sorted(
+        (p for p in probabilities.items() if _UNSURE[0] < p[1] < _UNSURE[1]), key=lambda pp: abs(pp[1] - 0.5)
+    )
+    masks = [best] + [best ^ (1 << pos) for pos, _ in unsure[:MAX_UNSEEN_ALTERNATIVES]]
+    emissions = [_log_probability(mask, probabilities) for mask in masks]
+    return Position([UNK] * len(masks), emissions, masks=masks, key=key)
 
 
 def _plausible(spellings: list[tuple[int, int, float]], typed: int) -> list[tuple[int, int, float]]:
