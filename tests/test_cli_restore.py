@@ -130,7 +130,7 @@ def test_markup_is_kept_and_only_turkish_prose_restored(tmp_path):
     note.write_text(
         "Detaylar icin [belgelere bakin](https://ornek.com/cok). @Ozlem bunu gordu.\n\n"
         "It is urgent and this sentence is English.\n\n"
-        "```\n# bu yorum degismemeli\n```\n",
+        "```\ncikti = degismemeli()\n```\n",
         encoding="utf-8",
     )
     paper = tmp_path / "paper.tex"
@@ -142,7 +142,7 @@ def test_markup_is_kept_and_only_turkish_prose_restored(tmp_path):
     assert result.stdout.decode() == (
         "Detaylar için [belgelere bakın](https://ornek.com/cok). @Ozlem bunu gördü.\n\n"
         "It is urgent and this sentence is English.\n\n"
-        "```\n# bu yorum degismemeli\n```\n"
+        "```\ncikti = degismemeli()\n```\n"
         "\\textbf{çok güzel} bir gün. $x_i = cok$\n"
         '<p>Bugün <b>hava</b> çok güzel.</p><a href="/cok/sayfa">Sayfaya git</a>\n'
     )
