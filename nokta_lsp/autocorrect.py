@@ -7,9 +7,9 @@ word of a sentence a full stop ended or of a line a line break ended (each has a
 context now), are checked as the diagnostics check them (the prose masking, the
 language guard, the writer's evidence, the dictionaries), against a threshold of their
 own (``autocorrectThreshold``); on a line whose words so far are all ASCII after a line
-typed with Turkish letters, the strict threshold holds, as on a line typed so. A word the writer typed with a Turkish
-letter is never changed, and a correction the writer undid is not made again for that
-word in the document. No protocol types here.
+typed with Turkish letters, the strict threshold holds, as on a line typed so. A word
+the writer typed with a Turkish letter is never changed, and a correction the writer
+undid is not made again for that word in the document. No protocol types here.
 """
 
 from __future__ import annotations
