@@ -17,7 +17,6 @@ the diagnostics' JSON is built by ``diagnostics.PublishedDiagnostics``.
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -168,15 +167,4 @@ def result(snapshot: Snapshot, state: DocumentState, complete: bool) -> Analysis
     published = state.published
     text = published.update(snapshot.lines, state.lines.take_changes(), snapshot.codec, snapshot.severity)
     share = 1.0 if complete else state.lines.found_share
-    findings = published.findings
-    return Analysis(findings, text, published.result_id, complete, share, offered_spellings(findings))
-
-
-def offered_spellings(line_findings: list[tuple[Finding, ...]]) -> frozenset[str]:
-    return frozenset(
-        spelling
-        for row in itertools.compress(line_findings, line_findings)  # rows with findings
-        for finding in row
-        for spelling in (finding.replacement, *(text for text, _ in finding.alternatives))
-        if not spelling.isascii()
-    )
+    return Analysis(published.findings, text, published.result_id, complete, share, published.offered.spellings)

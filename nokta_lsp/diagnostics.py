@@ -3,14 +3,16 @@
 Diagnostics are built as JSON text, once: ``PublishedDiagnostics`` takes the changes of
 a document's findings from its analysis (``incremental.FindingsChanges``), keeps the
 diagnostics per line so that only the lines changed are serialised again, and gives the
-text a result id that changes with it. Pushed and pulled reports send that text.
+text a result id that changes with it. Pushed and pulled reports send that text. The
+spellings the findings offer (``OfferedSpellings``) follow the same changes.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from lsprotocol import types
@@ -71,16 +73,51 @@ def diagnostics_json_text(findings: Sequence[Finding], line: str, codec: Codec, 
     return json.dumps([diagnostic_json(f, line, codec, severity) for f in findings], separators=(",", ":"))[1:-1]
 
 
+def offered_spellings(findings: Iterable[Finding]) -> Iterator[str]:
+    """The spellings with a Turkish letter that ``findings`` offer as fixes: an edit writing
+    one is nokta's own (``features.own_edits``); an ASCII spelling would change nothing in
+    the writer's view."""
+    for finding in findings:
+        for spelling in (finding.replacement, *(text for text, _ in finding.alternatives)):
+            if not spelling.isascii():
+                yield spelling
+
+
+class OfferedSpellings:
+    """The spellings the published findings offer, counted, so that a change of some lines'
+    findings costs those lines; ``spellings`` is a new frozenset only when one appears or goes."""
+
+    def __init__(self) -> None:
+        self._counts: Counter[str] = Counter()
+        self.spellings: frozenset[str] = frozenset()
+
+    def replace(self, old: Iterable[tuple[Finding, ...]], new: Iterable[tuple[Finding, ...]]) -> None:
+        """Lines' findings ``old`` became ``new`` (counted first, so a spelling kept never goes)."""
+        counts, changed = self._counts, False
+        for spelling in offered_spellings(itertools.chain.from_iterable(new)):
+            changed |= not counts[spelling]
+            counts[spelling] += 1
+        for spelling in offered_spellings(itertools.chain.from_iterable(old)):
+            counts[spelling] -= 1
+            if not counts[spelling]:
+                del counts[spelling]
+                changed = True
+        if changed:
+            self.spellings = frozenset(counts)
+
+
 _result_ids = itertools.count(1)
 
 
 class PublishedDiagnostics:
     """One document's findings as published: per line, and as diagnostics in JSON text
     (comma-separated objects), kept per line so that a change re-serialises only the lines
-    it changed (all of them when the position encoding or the severity changes)."""
+    it changed (all of them when the position encoding or the severity changes), and the
+    spellings they offer."""
 
     def __init__(self) -> None:
         self.findings: list[tuple[Finding, ...]] = []  # per line; a new list each update
+        self.offered = OfferedSpellings()
         self._texts: list[str] = []  # per line: its diagnostics ("" for none)
         self._published_with: tuple[Codec, str] | None = None
         self.text: str | None = None
@@ -88,10 +125,12 @@ class PublishedDiagnostics:
 
     def update(self, lines: Sequence[str], changes: FindingsChanges, codec: Codec, severity: str) -> str:
         """Take the changes of the findings of ``lines``; returns the diagnostics' text."""
-        findings, texts = list(self.findings), self._texts
+        findings, texts, offered = list(self.findings), self._texts, self.offered
         for start, old_end, new_end in changes.splices:
+            offered.replace(findings[start:old_end], ())
             findings[start:old_end] = [()] * (new_end - start)
             texts[start:old_end] = [""] * (new_end - start)
+        offered.replace((findings[row] for row in changes.rows), changes.rows.values())
         for row, found in changes.rows.items():
             findings[row] = found
         changed: Iterable[int] = changes.rows

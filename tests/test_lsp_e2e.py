@@ -114,6 +114,22 @@ async def test_incremental_edits_update_diagnostics(client: LanguageClient):
     assert words(diagnostics) == ["cok → çok"] and diagnostics[0].range == span(0, 0, 3)
 
 
+async def test_a_spelling_counts_as_noktas_own_while_a_finding_offers_it(client: LanguageClient):
+    """A fix written is nokta's (its line still reads as typed in ASCII); once no finding
+    offers a spelling any more, the writer typing it is the writer's evidence."""
+    await initialize(client, {"confidenceThreshold": 0.9, "strictConfidenceThreshold": 0.999})
+    uri = "file:///own.txt"
+    open_document(client, uri, "cok guzel\nBugun hava")
+    assert words(await diagnostics_for(client, uri, 1)) == ["cok → çok", "guzel → güzel", "Bugun → Bugün"]
+    change_document(client, uri, 2, (span(0, 0, 3), "çok"))  # the fix offered
+    assert words(await diagnostics_for(client, uri, 2)) == ["guzel → güzel", "Bugun → Bugün"]
+    change_document(client, uri, 3, (span(1, 0, 10), "hava"))  # Bugün no longer offered
+    assert words(await diagnostics_for(client, uri, 3)) == ["guzel → güzel"]
+    change_document(client, uri, 4, (span(1, 0, 4), "Bugün guzel"))  # typed so: strict on that line
+    assert words(await diagnostics_for(client, uri, 4)) == ["guzel → güzel"]
+    assert [d.range.start.line for d in await diagnostics_for(client, uri, 4)] == [0]
+
+
 @pytest.mark.parametrize("encoding, start", [("utf-16", 5), ("utf-8", 7), ("utf-32", 4)])
 async def test_position_encodings_give_exact_ranges_after_emoji(client: LanguageClient, encoding: str, start: int):
     result = await initialize(client, encodings=[encoding])

@@ -301,6 +301,17 @@ def _findings(analysis) -> list[tuple[Finding, ...]]:
     return [record.findings for record in analysis.records]
 
 
+def _offered_from_scratch(line_findings: list[tuple[Finding, ...]]) -> frozenset[str]:
+    """Every spelling with a Turkish letter that the findings offer, gathered afresh."""
+    return frozenset(
+        spelling
+        for row in line_findings
+        for finding in row
+        for spelling in (finding.replacement, *(text for text, _ in finding.alternatives))
+        if not spelling.isascii()
+    )
+
+
 def _fresh_diagnostics(lines, context) -> str:
     from nokta_lsp.incremental import DocumentAnalysis
 
@@ -332,6 +343,7 @@ def test_incremental_analysis_matches_a_fresh_check(lines, edits, masker):
         text = published.update(lines, analysis.take_changes(), context.codec, context.severity)
         assert published.findings == _findings(analysis) and text.count('"range"') == len(expected)
         assert text == _fresh_diagnostics(lines, context)
+        assert published.offered.spellings == _offered_from_scratch(published.findings)
 
 
 @hsettings(max_examples=200, deadline=None)
@@ -372,6 +384,7 @@ def test_analysis_found_in_batches_and_interrupted_matches_a_fresh_one(lines, ed
         analysis.find_next(batches)  # one batch of a few rows, then the next version arrives
         published.update(lines, analysis.take_changes(), context.codec, context.severity)  # a partial result
         assert published.findings == _findings(analysis)
+        assert published.offered.spellings == _offered_from_scratch(published.findings)
         assert analysis.stale_lines == sum(record.stale for record in analysis.records)
         start, end = sorted((min(start, len(lines)), min(end, len(lines))))
         lines = lines[:start] + new + lines[end:]
@@ -383,10 +396,29 @@ def test_analysis_found_in_batches_and_interrupted_matches_a_fresh_one(lines, ed
     assert _findings(analysis) == _findings(fresh) and analysis.complete
     text = published.update(lines, analysis.take_changes(), context.codec, context.severity)
     assert published.findings == _findings(analysis) and text == _fresh_diagnostics(lines, context)
+    assert published.offered.spellings == _offered_from_scratch(published.findings)
     if context.written == frozenset():
         assert [f for row in _findings(analysis) for f in row] == check(
             lines, masker, FakeRestorer(), SuggestionCache(), context.options
         )
+
+
+def test_a_spelling_is_offered_while_a_line_offers_it_and_a_new_set_only_when_it_changes():
+    from nokta_lsp.incremental import Context, DocumentAnalysis
+
+    context = Context(PLAIN, CheckOptions(threshold=0.9), "information", Codec(), FakeRestorer(), SuggestionCache())
+    analysis, published = DocumentAnalysis(), PublishedDiagnostics()
+
+    def offered_after(lines: tuple[str, ...]) -> frozenset[str]:
+        _update(analysis, lines, context)
+        published.update(lines, analysis.take_changes(), context.codec, context.severity)
+        return published.offered.spellings
+
+    both = offered_after(("cok guzel", "cok iyi", "hava"))
+    assert both == {"çok", "güzel"}
+    assert offered_after(("cok guzel", "hava", "hava")) is both  # "çok" is still offered on line 0
+    assert offered_after(("hava", "hava", "hava")) == frozenset()
+    assert offered_after(("hava", "Bugun", "hava")) == {"Bugün"}
 
 
 def test_an_opened_document_is_found_from_the_top_and_an_edit_before_the_rest():
