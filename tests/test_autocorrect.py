@@ -85,6 +85,20 @@ async def test_words_typed_with_turkish_letters_code_and_off_are_left_alone():
         await server.stop()
 
 
+async def test_a_full_stop_restores_every_word_of_its_sentence_and_no_other():
+    server, editor = await typist()
+    try:
+        await editor.type("cok ")
+        editor.change([{"range": {"start": editor.position(0), "end": editor.position(3)}, "newText": "cok"}])  # undone
+        await editor.type("iyi. ")
+        end = editor.position(len(editor.text))
+        editor.change([{"range": {"start": end, "end": end}, "newText": "bugun hava cok guzel ogrenci"}])  # pasted
+        await editor.type(".")
+        assert editor.text == "cok iyi. bugün hava cok güzel öğrenci."  # "cok" stays as the writer wants it
+    finally:
+        await server.stop()
+
+
 async def test_a_correction_the_writer_undoes_is_not_made_again():
     server, editor = await typist()
     try:
