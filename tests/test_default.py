@@ -106,6 +106,22 @@ def test_a_competing_word_nearly_decided_gets_a_narrower_network_window(ngram, c
     assert asked == ["bu yasa meclisten gecti", "bu yasa meclist"]  # 16 letters after yasa, then 8
 
 
+def test_lines_decoded_in_chunks_restore_as_in_one_and_the_network_reads_each_chunk(ngram, context, monkeypatch):
+    torch.manual_seed(0)
+    network = NeuralRestorer(CharTagger(ModelConfig(embed_dim=4, hidden=4)))
+    asked: list[list[str]] = []
+    answer = network.line_probabilities
+    monkeypatch.setattr(network, "line_probabilities", lambda lines: asked.append(lines) or answer(lines))
+    restorer = default(ngram, context, network, network=1.0, unseen_network=1.0)
+    lines = ["Hava cok guzel, zzgorus.", "Bu yasa meclisten gecti.", "Kotu mu? zzsiris", "Sabah sut ictik."] * 3
+    monkeypatch.setattr(default_restorer, "CHUNK_CHARS", 10**6)
+    whole = restorer.restore(lines)
+    assert len(asked) == 1
+    monkeypatch.setattr(default_restorer, "CHUNK_CHARS", 1)  # a chunk per line
+    assert restorer.restore(lines) == whole
+    assert len(asked) == 1 + sum("zz" in line for line in lines)  # the lines with unseen words
+
+
 def test_the_default_keeps_the_restorer_invariants(ngram, context):
     torch.manual_seed(0)
     network = NeuralRestorer(CharTagger(ModelConfig(embed_dim=4, hidden=4)))

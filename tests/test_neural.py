@@ -175,11 +175,22 @@ def test_weights_kept_cast_give_the_same_probabilities_as_autocast_casting_them(
         np.testing.assert_array_equal(a, b)
 
 
-def test_a_batch_holds_pieces_of_similar_lengths():
-    lengths = [10, 12, 20, 28, 29, 100, 400]
+def _batch_lengths(lengths: list[int]) -> list[list[int]]:
     pieces = [_Piece(0, 0, np.zeros(n, dtype=np.int64), 0, n) for n in lengths]
-    batches = [[len(piece.ids) for piece in batch] for batch in _batches(pieces)]
-    assert batches == [[10, 12, 20, 28], [29], [100], [400]]
+    return [[len(piece.ids) for piece in batch] for batch in _batches(pieces)]
+
+
+def test_batches_keep_pieces_in_order_and_long_pieces_apart_from_many_short_ones():
+    lengths = [10] * 50 + [12, 20, 28, 29, 400]
+    batches = _batch_lengths(lengths)
+    assert [n for batch in batches for n in batch] == lengths
+    assert batches[-1] == [400]  # padding 55 short rows to 400 steps would cost far more than a batch
+
+
+def test_a_few_pieces_of_nearby_lengths_share_a_batch_and_a_full_width_splits():
+    assert _batch_lengths([17, 18, 40, 41]) == [[17, 18, 40, 41]]  # one batch's steps cost less than two
+    rows = infer.BATCH_TOKENS // 32
+    assert [len(batch) for batch in _batch_lengths([30] * (rows + 3))] == [rows, 3]
 
 
 def test_saved_model_loads_with_identical_predictions(tmp_path):

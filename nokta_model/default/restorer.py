@@ -16,6 +16,9 @@ model's. ``nokta train --backend default`` fits the weights on the tune split.
 from __future__ import annotations
 
 import re
+from collections import deque
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import islice
 from typing import Protocol
@@ -63,6 +66,10 @@ NARROW_CONTEXT = 8
 #: to a neighbour: there the word counts alone decide in the trigram model, and the
 #: letter models weigh less against them (tune split: 324 word errors at 1.0, 317 at 0.5).
 UNATTESTED_LETTER_SCALE = 0.5
+#: Characters of lines decoded per chunk: the network reads one chunk while the next is
+#: decoded with the count models (larger: larger network batches; smaller: less of the
+#: network's time left unhidden at the end of a call).
+CHUNK_CHARS = 16_000
 
 
 class LetterModel(Protocol):
@@ -107,7 +114,27 @@ class DefaultRestorer(Restorer):
     ) -> list[list[Ranking]]:
         """Decode each line with the count models' letters first; then ask the network about
         the words it can still change (unseen words, and competing words whose best share is
-        below ``NETWORK_BELOW_SHARE``) and decode those lines again with its letters."""
+        below ``NETWORK_BELOW_SHARE``) and decode those lines again with its letters.
+
+        Lines go through in chunks of about ``CHUNK_CHARS``: while the network reads one
+        chunk's windows on a second thread (torch lets go of the GIL), this one decodes the
+        next chunk with the count models and finishes the chunk before."""
+        typed_lines = typed_per_line(typed, len(lines))
+        rankings: list[list[Ranking]] = []
+        pending: deque[tuple[_Counted, Future[_Asked]]] = deque()
+        with ThreadPoolExecutor(1, thread_name_prefix="nokta-network") as network:
+            for chunk in _chunks(lines, CHUNK_CHARS):
+                counted = self._counted(lines[chunk], spans[chunk], typed_lines[chunk])
+                pending.append((counted, network.submit(self._network_probabilities, counted)))
+                if len(pending) > 1:
+                    rankings += self._finished(*pending.popleft(), with_scores)
+            while pending:
+                rankings += self._finished(*pending.popleft(), with_scores)
+        return rankings
+
+    def _counted(self, lines: list[str], spans: list[list[Span]], typed: list[str | None]) -> _Counted:
+        """The lines decoded with the count models' letters (and the marginals that say which
+        words the network may still turn)."""
         tokens = [token_spans(word_spans, line) for word_spans, line in zip(spans, lines)]
         texts = [line[t.start : t.end] for line, line_tokens in zip(lines, tokens) for t in line_tokens]
         found = iter(self.ngram.candidates(texts))
@@ -122,16 +149,23 @@ class DefaultRestorer(Restorer):
         sentences = [sentence_positions(self._with_rules(*line)) for line in zip(lines, tokens, words, cuts)]
         scores = self.ngram.arc_scores(sentences)
         decodings = [decode(sentence, arcs, with_marginals=True) for sentence, arcs in zip(sentences, scores)]
-        for index, network in self._network_probabilities(lines, tokens, sentences, decodings):
+        return _Counted(lines, spans, typed, tokens, cuts, parts, words, sentences, scores, decodings)
+
+    def _finished(self, counted: _Counted, network: Future[_Asked], with_scores: bool) -> list[list[Ranking]]:
+        """The rankings of ``counted``'s lines, those the network was asked about decoded
+        again with its letters."""
+        lines, tokens, words, sentences = counted.lines, counted.tokens, counted.words, counted.sentences
+        decodings = counted.decodings
+        for index, letters in network.result():
             # the arcs stay: the network changes no word id
-            words[index] = self._word_positions(*parts[index], network=network, before=words[index])
-            line_words = self._with_rules(lines[index], tokens[index], words[index], cuts[index])
+            words[index] = self._word_positions(*counted.parts[index], network=letters, before=words[index])
+            line_words = self._with_rules(lines[index], tokens[index], words[index], counted.cuts[index])
             sentences[index] = sentence_positions(line_words)
-            decodings[index] = decode(sentences[index], scores[index], with_scores)
+            decodings[index] = decode(sentences[index], counted.scores[index], with_scores)
         return [
             decoded_rankings(line, word_spans, line_tokens, sentence, decoding, with_scores, line_typed)
             for line, word_spans, line_tokens, sentence, decoding, line_typed in zip(
-                lines, spans, tokens, sentences, decodings, typed_per_line(typed, len(lines))
+                lines, counted.spans, tokens, sentences, decodings, counted.typed
             )
         ]
 
@@ -276,23 +310,22 @@ class DefaultRestorer(Restorer):
         ]
         return Position(list(position.ids), emissions, masks=list(position.masks), key=position.key)
 
-    def _network_probabilities(
-        self, lines: list[str], tokens: list[list[Span]], sentences: list[list[Position]], decodings: list[Decoding]
-    ) -> list[tuple[int, _NetworkLetters]]:
+    def _network_probabilities(self, counted: _Counted) -> _Asked:
         """(line index, the network's letters) of each line it is asked about: windows of
         ``UNSEEN_CONTEXT`` letters around unseen words and of ``COMPETING_CONTEXT`` (or
         ``NARROW_CONTEXT``) around competing words it may still turn (when the weights use
         the network there)."""
+        lines = counted.lines
         reach = [
             [
                 self._network_reach(position, decoding.best_share(index))
                 for index, position in enumerate(sentence[2:-1], 2)
             ]
-            for sentence, decoding in zip(sentences, decodings)
+            for sentence, decoding in zip(counted.sentences, counted.decodings)
         ]
         asked = [
             (index, _NetworkLetters(np.full(len(lines[index]), 0.5), windows))
-            for index, windows in enumerate(_windows(*line) for line in zip(lines, tokens, reach))
+            for index, windows in enumerate(_windows(*line) for line in zip(lines, counted.tokens, reach))
             if windows
         ]
         snippets = [(letters, a, b) for _, letters in asked for a, b in letters.windows]
@@ -323,6 +356,23 @@ _LineParts = tuple[str, list[Span], list[Position], np.ndarray, list[bool], bool
 
 
 @dataclass
+class _Counted:
+    """A chunk of lines decoded with the count models' letters, and what decoding them
+    again with the network's needs."""
+
+    lines: list[str]
+    spans: list[list[Span]]
+    typed: list[str | None]
+    tokens: list[list[Span]]
+    cuts: list[list[bool]]
+    parts: list[_LineParts]
+    words: list[list[Position]]
+    sentences: list[list[Position]]
+    scores: list[dict]
+    decodings: list[Decoding]
+
+
+@dataclass
 class _NetworkLetters:
     """The network's P(Turkish twin) per character of a line (0.5 outside its windows)."""
 
@@ -331,6 +381,10 @@ class _NetworkLetters:
 
     def reaches(self, token: Span) -> bool:
         return any(token.start < end and start < token.end for start, end in self.windows)
+
+
+#: (line index, the network's letters) of each line of a chunk the network was asked about.
+_Asked = list[tuple[int, _NetworkLetters]]
 
 
 def _typed_line(line: str, tokens: list[Span], lexicon: list[Position]) -> bool:
@@ -413,3 +467,15 @@ def _windows(line: str, tokens: list[Span], reach: list[int]) -> list[tuple[int,
         else:
             merged.append((start, end))
     return merged
+
+
+def _chunks(lines: list[str], chars: int) -> Iterator[slice]:
+    """Consecutive slices of ``lines`` holding about ``chars`` characters each."""
+    start = total = 0
+    for index, line in enumerate(lines):
+        total += len(line)
+        if total >= chars:
+            yield slice(start, index + 1)
+            start, total = index + 1, 0
+    if start < len(lines):
+        yield slice(start, len(lines))

@@ -1,9 +1,9 @@
 """Batched inference: per position of each folded line, the probability that the
-letter there is its Turkish twin. Lines are sorted by length and run in batches;
-lines longer than the model's window are cut into overlapping windows. A batch holds
-pieces of similar lengths (the longest at most ``LENGTH_SPREAD`` times the shortest, plus
-``LENGTH_SLACK``): every row runs as many steps as the longest, so mixing a few long
-pieces with many short ones would mostly compute padding.
+letter there is its Turkish twin. Lines longer than the model's window are cut into
+overlapping windows. Pieces are sorted by length and cut into the batches that cost
+least (``_batches``): every row of a batch runs as many steps as its longest, so mixing
+short pieces with long ones computes padding, while each batch's every step also costs
+a fixed share (``STEP_COST_ROWS``), so many small batches cost more than a few full ones.
 
 On a CPU with native bfloat16 arithmetic (AMX or AVX512-BF16), the network runs under
 bfloat16 autocast: on this project's 2-core Xeon the default restorer ran 1.8x as fast
@@ -40,8 +40,9 @@ MAX_BATCH = 512
 #: server's to 564 MiB (433 padded). 8, not 16: the default's windows around words are a
 #: few dozen letters, and rounding them up to 16 computed a quarter more than their letters.
 WIDTH_STEP = 8
-LENGTH_SPREAD = 2.0
-LENGTH_SLACK = 8
+#: What a batch's step costs besides its rows' letters, in rows: on this project's CPU a
+#: step of a batch of n rows took about as long as n + 6 rows' letters (2 x 256 LSTM, bf16).
+STEP_COST_ROWS = 6
 _BFLOAT16_CPU_FLAGS = frozenset({"amx_bf16", "avx512_bf16"})
 _FLOAT32_ONLY: ContextVar[bool] = ContextVar("float32_only", default=False)
 
@@ -141,7 +142,7 @@ def native_bfloat16(cpuinfo: Path = Path("/proc/cpuinfo")) -> bool:
 
 
 def _run(model: CharTagger, batch: list[_Piece], device: torch.device) -> np.ndarray:
-    width = WIDTH_STEP * math.ceil(max(len(piece.ids) for piece in batch) / WIDTH_STEP)
+    width = _width(max(len(piece.ids) for piece in batch))
     ids = np.full((len(batch), width), PAD, dtype=np.int64)
     for row, piece in enumerate(batch):
         ids[row, : len(piece.ids)] = piece.ids
@@ -168,16 +169,39 @@ def _pieces(index: int, key: str, config: ModelConfig) -> list[_Piece]:
         start += step
 
 
-def _batches(pieces: list[_Piece]) -> Iterator[list[_Piece]]:
-    batch: list[_Piece] = []
+def _batches(pieces: list[_Piece]) -> list[list[_Piece]]:
+    """``pieces`` (sorted by length) cut into batches of consecutive pieces at the least
+    cost: a batch of n rows padded to width w costs w * (n + ``STEP_COST_ROWS``). Pieces of
+    one padded width go to consecutive batches of at most ``_rows_of`` rows; which widths
+    share batches is chosen by dynamic programming over the (few) widths."""
+    groups: dict[int, list[_Piece]] = {}
     for piece in pieces:
-        if batch and (
-            len(batch) >= MAX_BATCH
-            or len(piece.ids) * (len(batch) + 1) > BATCH_TOKENS
-            or len(piece.ids) > LENGTH_SPREAD * len(batch[0].ids) + LENGTH_SLACK
-        ):
-            yield batch
-            batch = []
-        batch.append(piece)
-    if batch:
-        yield batch
+        groups.setdefault(_width(len(piece.ids)), []).append(piece)
+    widths = list(groups)
+    least = [0.0] + [math.inf] * len(widths)  # least[j]: cost of the first j widths
+    first = [0] * (len(widths) + 1)  # first[j]: index of the first width of the last run
+    for end in range(1, len(widths) + 1):
+        width, rows, count = widths[end - 1], _rows_of(widths[end - 1]), 0
+        for start in range(end, 0, -1):
+            count += len(groups[widths[start - 1]])
+            cost = least[start - 1] + width * (count + STEP_COST_ROWS * math.ceil(count / rows))
+            if cost < least[end]:
+                least[end], first[end] = cost, start - 1
+    batches: list[list[_Piece]] = []
+    end = len(widths)
+    while end:
+        start = first[end]
+        run = [piece for width in widths[start:end] for piece in groups[width]]
+        rows = _rows_of(widths[end - 1])
+        batches[:0] = [run[i : i + rows] for i in range(0, len(run), rows)]
+        end = start
+    return batches
+
+
+def _width(length: int) -> int:
+    return WIDTH_STEP * math.ceil(length / WIDTH_STEP)
+
+
+def _rows_of(width: int) -> int:
+    """Rows of a batch of ``width``: at most ``MAX_BATCH`` and ``BATCH_TOKENS`` characters."""
+    return max(1, min(MAX_BATCH, BATCH_TOKENS // width))
