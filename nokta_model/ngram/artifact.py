@@ -178,5 +178,7 @@ def _inconsistent_tables_refused(path: Path) -> Iterator[None]:
     """A table's ValueError (keys unsorted, lengths differing) as a ModelFileError."""
     try:
         yield
+    except ModelFileError:
+        raise
     except ValueError as error:
         raise ModelFileError(f"{path}: inconsistent tables ({error})") from None
