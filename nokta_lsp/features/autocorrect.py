@@ -14,7 +14,7 @@ from lsprotocol import types
 from nokta_model.check.findings import SuggestionCache, document_masker
 
 from .. import actions
-from ..autocorrect import TRIGGERS, Autocorrector
+from ..autocorrect import Autocorrector
 from ..documents import Document
 from ..incremental import Context
 
@@ -55,12 +55,3 @@ def _context(ls: NoktaServer, document: Document) -> Context | None:
         return None
     options = session.options_for(document.uri)
     return Context(masker, options, settings.severity, session.codec, model.restorer, _cache, document.written)
-
-
-def register(server: NoktaServer) -> None:
-    server.feature(
-        types.TEXT_DOCUMENT_ON_TYPE_FORMATTING,
-        types.DocumentOnTypeFormattingOptions(
-            first_trigger_character=TRIGGERS[0], more_trigger_character=list(TRIGGERS[1:])
-        ),
-    )(on_type_formatting)
