@@ -85,17 +85,11 @@ class CharModel:
         counts = np.stack([totals - twins, twins], axis=1)[keep].astype(np.uint32)
         return cls(SortedTable(unique[keep], counts))
 
-    def twin_probabilities(self, key: str, fixed: dict[int, bool]) -> dict[int, float]:
-        """P(Turkish twin) for every ambiguous position of ``key``, decided left to right.
-
-        ``fixed`` positions (typed with a diacritic, or spelled by a known stem) are
-        taken as given, with probability 1 or 0.
-        """
-        return self.all_twin_probabilities([(key, fixed)])[0]
-
     def all_twin_probabilities(self, words: list[tuple[str, dict[int, bool]]]) -> list[dict[int, float]]:
-        """``twin_probabilities`` of each (key, fixed) word: the words' n-th letters are
-        decided together, their windows looked up in one batch."""
+        """For each (key, fixed) word, P(Turkish twin) of every ambiguous position of its
+        key, decided left to right; ``fixed`` positions (typed with a diacritic, or spelled
+        by a known stem) are taken as given, with probability 1 or 0. The words' n-th
+        letters are decided together, their windows looked up in one batch."""
         spelled = [list(key) for key, _ in words]
         positions = [ambiguous_positions(key) for key, _ in words]
         probabilities: list[dict[int, float]] = [{} for _ in words]
