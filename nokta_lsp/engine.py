@@ -8,8 +8,11 @@ count-based backend is loaded first and finds the rows shown first (the top of e
 document, an edit's rows) until the configured model is ready, which finds the rest, so
 the first diagnostics do not wait for torch. The stand-in stops there because its pass
 over a long document held the GIL while the configured model loaded, and the whole
-document was found later with it than without it (``bench.lsp_latency``). A model file
-path is only ever handed to ``load_restorer``, which reads it as data.
+document was found later with it than without it (``bench.lsp_latency``). The default
+loads its network on first use (torch imported); the loading thread loads it before the
+configured model serves, so no analysis waits for torch: edits made meanwhile are found
+by the stand-in (or the model before). A model file path is only ever handed to
+``load_restorer``, which reads it as data.
 
 Torch runs on one thread (``OMP_NUM_THREADS=1`` unless set; ``process.configure_process``):
 the server analyses small batches in one worker, and on two cores shared with the editor
@@ -124,6 +127,7 @@ class Engine:
                 if _on_loop(loop, functools.partial(self._serve_stand_in, key, stand_in, interim)).result():
                     settle()
             outcome = load_model(*key, loader=self.loader)
+            load_network(outcome.model)  # while the stand-in or the model before still serves
             _on_loop(loop, functools.partial(self._loaded, key, outcome, done))
 
         threading.Thread(target=run, name="nokta-model-loader", daemon=True).start()
@@ -144,6 +148,20 @@ class Engine:
             self._model = outcome.model
         self.loading.clear()
         done(outcome)
+
+
+def load_network(model: Model | None) -> None:
+    """Load the network that ``model`` would load on first use (``nokta_model.default.LazyNetwork``:
+    torch imported), before it serves: else the first analysis that needs it waits for torch
+    with an edit behind it."""
+    from nokta_model.default import LazyNetwork
+
+    network = getattr(model.restorer, "neural", None) if model is not None else None
+    if isinstance(network, LazyNetwork) and not network.loaded:
+        try:
+            network.load()
+        except Exception:  # the analysis that needs it fails as it would have without this
+            log.exception("loading the network failed")
 
 
 def _on_loop(loop: asyncio.AbstractEventLoop, call: Callable[[], T]) -> concurrent.futures.Future[T]:

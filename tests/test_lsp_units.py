@@ -634,6 +634,43 @@ async def test_engine_serves_the_count_based_model_while_the_configured_one_load
     assert engine.model.restorer is configured and outcomes[0].error is None and not engine.loading.is_set()
 
 
+async def test_the_configured_model_serves_once_its_network_is_loaded_the_stand_in_until_then():
+    """The default loads its network (torch) on first use: the loading thread loads it
+    before the configured model serves, so no analysis waits for it."""
+    import asyncio
+
+    import numpy as np
+
+    from nokta_lsp import engine as engine_module
+    from nokta_model.default import LazyNetwork
+
+    network_asked, release, finished = threading.Event(), threading.Event(), asyncio.Event()
+    loaded_on = []
+
+    class Network:
+        def line_probabilities(self, lines):
+            return [np.full(len(line), 0.5) for line in lines]
+
+    def load_network():
+        loaded_on.append(threading.current_thread().name)
+        network_asked.set()
+        release.wait(10)
+        return Network()
+
+    class WithNetwork(FakeRestorer):
+        neural = LazyNetwork(load_network)
+
+    stand_in, configured = FakeRestorer(), WithNetwork()
+    engine = engine_module.Engine(loader=lambda name, device="auto": stand_in if name == "ngram" else configured)
+    engine.start_loading(("default", "", "auto"), asyncio.get_running_loop(), lambda outcome: finished.set())
+    assert await asyncio.to_thread(network_asked.wait, 10)
+    await asyncio.sleep(0.05)
+    assert engine.model.restorer is stand_in and engine.model.stand_in  # while the network loads
+    release.set()
+    await asyncio.wait_for(finished.wait(), 10)
+    assert engine.model.restorer is configured and configured.neural.loaded and loaded_on == ["nokta-model-loader"]
+
+
 def test_fixes_leave_out_unlikely_spellings_and_prefer_the_best():
     finding = Finding(
         0, 0, 6, "ciktik", "çıktık", 0.9, (("çıktık", 0.9), ("cıktık", ALTERNATIVE_FLOOR / 2), ("çiktik", 0.08)), True
