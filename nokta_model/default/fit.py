@@ -37,8 +37,8 @@ from .weights import DEFAULT_WEIGHTS, Weights, write_weights
 
 LETTER_WEIGHTS = ("context", "network", "unseen_network", "unseen_counted", "unseen_context")
 #: Set, not fitted: the particle's vowel harmony is a rule of the grammar, and the tune
-#: text holds too few particles to tell weights apart (1.0 and 4.0 are one error apart),
-#: while 4.0 keeps `kötü mü` right where the word trigrams favour `kötü mu`.
+#: text holds too few particles to tell weights apart, while 4.0 keeps `kötü mü` right
+#: where the word trigrams favour `kötü mu`.
 RULE_WEIGHTS = {"particle_harmony": 4.0}
 EVIDENCE_WEIGHTS = ("typed_word", "typed_line", "typed_unseen")
 GRID = (0.0, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)

@@ -50,26 +50,31 @@ _NUMBER_BEFORE_SUFFIX_RE = re.compile(r"(\d+)['’]$")
 _NUMBER_REACH = 24  # characters before a suffix searched for its number
 _SUFFIX_GAP_RE = re.compile(r"[\s\"'“”‘’]+")
 _HYPHEN_GAP_RE = re.compile(r"[\s(]*-[\s(]*")  # yaz-dı, yaz-ı-yor-(lar- mış), yaz-dı (-lar-mış)
-#: Letters of context the network sees either side of an unseen word (dev and tune: the
-#: same word errors with 12 as with 48, for 35% fewer network letters; 8 lost 4 on dev).
+#: Letters of context the network sees either side of an unseen word: as few as keep the
+#: word errors of far wider windows on the tune and dev splits (bench/results/default_speed.md).
 UNSEEN_CONTEXT = 12
 COMPETING_CONTEXT = 16  # … and of a word with several attested spellings
 #: The network is asked about a competing word only when the count models' decoding gives
-#: its best spelling less than this share (tune split: as many word errors as asking about
-#: every competing word, for under half of the network's work).
+#: its best spelling less than this share: with the network's letter logits clipped (``_logit``)
+#: and weighted about 1, a margin this wide is about the most it can turn by one letter, and
+#: on the tune split asking about every competing word made no fewer word errors.
 NETWORK_BELOW_SHARE = 0.999
 #: … and reads fewer letters around one whose best spelling has at least this share
-#: (tune split: no more word errors with 8 letters from 0.95 up, for 13% fewer letters).
+#: (on the tune split, no more word errors than with the wider window).
 NARROW_FROM_SHARE = 0.95
 NARROW_CONTEXT = 8
 #: Scale of the letter models' scores of a word none of whose spellings was counted next
 #: to a neighbour: there the word counts alone decide in the trigram model, and the
-#: letter models weigh less against them (tune split: 324 word errors at 1.0, 317 at 0.5).
+#: letter models weigh less against them (chosen on the tune split).
 UNATTESTED_LETTER_SCALE = 0.5
 #: Characters of lines decoded per chunk: the network reads one chunk while the next is
 #: decoded with the count models (larger: larger network batches; smaller: less of the
 #: network's time left unhidden at the end of a call).
 CHUNK_CHARS = 16_000
+#: Chunks the network reads at once (one torch thread each): on text the count models
+#: have not seen, this thread's share of the work is the smaller, and while it waits for
+#: the network another core can run more of it.
+NETWORK_THREADS = 2
 
 
 class LetterModel(Protocol):
@@ -116,17 +121,18 @@ class DefaultRestorer(Restorer):
         the words it can still change (unseen words, and competing words whose best share is
         below ``NETWORK_BELOW_SHARE``) and decode those lines again with its letters.
 
-        Lines go through in chunks of about ``CHUNK_CHARS``: while the network reads one
-        chunk's windows on a second thread (torch lets go of the GIL), this one decodes the
-        next chunk with the count models and finishes the chunk before."""
+        Lines go through in chunks of about ``CHUNK_CHARS``: while the network reads the
+        windows of up to ``NETWORK_THREADS`` chunks on threads of its own (torch lets go of
+        the GIL), this one decodes the next chunk with the count models and finishes the
+        chunks before."""
         typed_lines = typed_per_line(typed, len(lines))
         rankings: list[list[Ranking]] = []
         pending: deque[tuple[_Counted, Future[_Asked]]] = deque()
-        with ThreadPoolExecutor(1, thread_name_prefix="nokta-network") as network:
+        with ThreadPoolExecutor(NETWORK_THREADS, thread_name_prefix="nokta-network") as network:
             for chunk in _chunks(lines, CHUNK_CHARS):
                 counted = self._counted(lines[chunk], spans[chunk], typed_lines[chunk])
                 pending.append((counted, network.submit(self._network_probabilities, counted)))
-                if len(pending) > 1:
+                if len(pending) > NETWORK_THREADS:
                     rankings += self._finished(*pending.popleft(), with_scores)
             while pending:
                 rankings += self._finished(*pending.popleft(), with_scores)

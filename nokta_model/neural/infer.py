@@ -6,8 +6,9 @@ short pieces with long ones computes padding, while each batch's every step also
 a fixed share (``STEP_COST_ROWS``), so many small batches cost more than a few full ones.
 
 On a CPU with native bfloat16 arithmetic (AMX or AVX512-BF16), the network runs under
-bfloat16 autocast: on this project's 2-core Xeon the default restorer ran 1.8x as fast
-and made the same number of word errors on the tune and dev splits as in float32. Set
+bfloat16 autocast: on this project's CPU (AVX512-BF16) the network ran about twice as
+fast as in float32, and the default made the same word errors on the tune and dev splits
+(bench/results/default_speed.md). Set
 ``NOKTA_NETWORK_FLOAT32=1`` to keep float32 everywhere; ``float32()`` does it for a block
 of code (the default's weight fit, so that its result does not depend on the CPU)."""
 
@@ -29,19 +30,17 @@ from .config import ModelConfig
 from .model import CharTagger
 from .vocab import BOUNDARY, PAD, encode_input, encode_key
 
-#: Characters per network batch: bounds the activations held at once. For the 2 x 256
-#: network, restoring the dev and tune splits peaked at 532 MB RSS with 24,000 and 439 MB
-#: with 4,000, in as much time (bf16, 512-line calls).
+#: Characters per network batch: bounds the activations held at once (larger batches
+#: raised the peak memory for no gain in speed).
 BATCH_TOKENS = 4_000
 MAX_BATCH = 512
 #: Batch widths are padded to a multiple of this: oneDNN keeps what it builds for each
-#: sequence length it meets, and with bfloat16 that grew the CLI's peak RSS with the size
-#: of its input (452 MiB on 2 MB of text, 555 MiB on 16 MB; padded: 456 and 493) and the
-#: server's to 564 MiB (433 padded). 8, not 16: the default's windows around words are a
-#: few dozen letters, and rounding them up to 16 computed a quarter more than their letters.
+#: sequence length it meets, and with bfloat16 that grew the CLI's and the server's peak
+#: memory with the size of their input. Not larger: the default's windows around words
+#: are a few dozen letters, and rounding them up further computes mostly padding.
 WIDTH_STEP = 8
-#: What a batch's step costs besides its rows' letters, in rows: on this project's CPU a
-#: step of a batch of n rows took about as long as n + 6 rows' letters (2 x 256 LSTM, bf16).
+#: What a batch's step costs besides its rows' letters, in rows' worth (measured for the
+#: shipped LSTM in bfloat16 on this project's CPU: bench/results/default_speed.md).
 STEP_COST_ROWS = 6
 _BFLOAT16_CPU_FLAGS = frozenset({"amx_bf16", "avx512_bf16"})
 _FLOAT32_ONLY: ContextVar[bool] = ContextVar("float32_only", default=False)

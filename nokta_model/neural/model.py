@@ -48,8 +48,8 @@ class RecurrentBackbone(Backbone):
         self._cast_dtype: torch.dtype | None = None
 
     def keep_cast_weights(self, dtype: torch.dtype) -> None:
-        """Under autocast each call cast every weight again (about 1.5 ms a call for
-        2 x 256 units, a sixth of a one-line call); inference uses these copies instead."""
+        """Under autocast each call cast every weight again (a large share of a short
+        call's time); inference uses these copies instead."""
         self._cast = {
             f"{layer}{suffix}": [w.detach().to(dtype) for w in self._parameters_of(layer, suffix)]
             for layer in range(self.rnn.num_layers)
