@@ -8,8 +8,11 @@ corpus dev split (same sources as the training text, so fewer words the count mo
 lack) is timed beside them and labelled so. The rule-based table
 (../shared/anchors/rule_table) runs as a separate process on the same input in the same
 rounds: each round runs every system on every text in turn, so a change in the shared
-machine's speed falls on all of them; figures are medians over the rounds. Start-up is
-a whole `nokta restore` of a one-line input. Writes bench/results/throughput.json and .md;
+machine's speed falls on all of them; figures are medians over the rounds of the wall
+time, with the CPU time (user + system) beside it, since the default reads the network
+on a second thread. A warm-up round first, with bytecode written as on a user's machine.
+Start-up is a whole `nokta restore` of a one-line input, and of one with a word only the
+network decides (torch loaded). Writes bench/results/throughput.json and .md;
 `python -m bench.figures` then puts the table into the docs.
 """
 
@@ -33,6 +36,9 @@ SHARED = ROOT.parent.parent / "shared"
 RULE_TABLE = SHARED / "anchors" / "rule_table" / "restore.py"
 TABLE = "rule table"
 ONE_LINE = "Bugun hava cok guzel.\n"
+ONE_LINE_NETWORK = "Bu yasa meclisten gecti.\n"  # an unseen word: the default loads torch
+#: Each process writes and reads bytecode, as an installed package does.
+ENVIRONMENT = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 
 
 def texts() -> dict[str, tuple[str, str]]:
@@ -55,30 +61,45 @@ def command(system: str, path: Path) -> tuple[list[str], Path | None]:
     return [sys.executable, "-m", "nokta_model", "restore", "--backend", system, str(path)], None
 
 
-def seconds(argv: list[str], stdin_path: Path | None) -> float:
+def seconds(argv: list[str], stdin_path: Path | None) -> tuple[float, float]:
+    """(wall, CPU) seconds of one whole process."""
     started = time.perf_counter()
     with open(stdin_path or os.devnull, "rb") as stdin:
-        subprocess.run(argv, stdin=stdin, stdout=subprocess.DEVNULL, check=True)
-    return time.perf_counter() - started
+        process = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.DEVNULL, env=ENVIRONMENT)
+        _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - started
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise subprocess.CalledProcessError(os.waitstatus_to_exitcode(status), argv)
+    return wall, usage.ru_utime + usage.ru_stime
 
 
-def measure(systems: list[str], files: dict[str, Path], small: Path, runs: int) -> dict:
-    times: dict[str, dict[str, list[float]]] = {name: {system: [] for system in systems} for name in files}
-    starts: dict[str, list[float]] = {system: [] for system in systems if system != TABLE}
+def measure(systems: list[str], files: dict[str, Path], starts: dict[str, Path], runs: int) -> dict:
+    """Wall and CPU medians of each system on each text, and nokta's start-up on each one-line input."""
+    nokta = [system for system in systems if system != TABLE]
+    for system in nokta:  # warm-up: bytecode written, files in the page cache
+        seconds(*command(system, starts["start_s"]))
+    wall: dict[str, dict[str, list[float]]] = {name: {system: [] for system in systems} for name in files}
+    cpu: dict[str, dict[str, list[float]]] = {name: {system: [] for system in systems} for name in files}
+    start: dict[str, dict[str, list[float]]] = {kind: {system: [] for system in nokta} for kind in starts}
     for _ in range(runs):
-        for system in starts:
-            starts[system].append(seconds(*command(system, small)))
+        for kind, path in starts.items():
+            for system in nokta:
+                start[kind][system].append(seconds(*command(system, path))[0])
         for name, path in files.items():
             for system in systems:
-                times[name][system].append(seconds(*command(system, path)))
+                took, used = seconds(*command(system, path))
+                wall[name][system].append(took)
+                cpu[name][system].append(used)
     return {
-        "start_s": {system: statistics.median(values) for system, values in starts.items()},
-        "texts": {
-            name: {system: statistics.median(values) for system, values in by_system.items()}
-            for name, by_system in times.items()
-        },
-        "each_run": {"start_s": starts, "texts": times},
+        **{kind: _medians(by_system) for kind, by_system in start.items()},
+        "texts": {name: _medians(by_system) for name, by_system in wall.items()},
+        "cpu_s": {name: _medians(by_system) for name, by_system in cpu.items()},
+        "each_run": {**start, "texts": wall, "cpu_s": cpu},
     }
+
+
+def _medians(by_system: dict[str, list[float]]) -> dict[str, float]:
+    return {system: statistics.median(values) for system, values in by_system.items()}
 
 
 def main() -> None:
@@ -94,9 +115,10 @@ def main() -> None:
             files[name] = Path(folder) / f"text{index}{suffix}"
             files[name].write_text(text, encoding="utf-8")
             sizes[name] = len(text)
-        small = Path(folder) / "one_line.txt"
-        small.write_text(ONE_LINE, encoding="utf-8")
-        figures = measure(systems, files, small, args.runs)
+        starts = {"start_s": Path(folder) / "one_line.txt", "start_network_s": Path(folder) / "network_line.txt"}
+        starts["start_s"].write_text(ONE_LINE, encoding="utf-8")
+        starts["start_network_s"].write_text(ONE_LINE_NETWORK, encoding="utf-8")
+        figures = measure(systems, files, starts, args.runs)
     report = {
         **run_facts(),
         "runs": args.runs,
@@ -113,11 +135,16 @@ def table(report: dict, backends: list[str]) -> str:
     rows = []
     for name, by_system in report["texts"].items():
         chars = report["characters"][name]
-        row = [f"{name} ({chars / 1000:,.0f} k chars)", f"{by_system[TABLE]:.2f} s"]
+        cpu = report.get("cpu_s", {}).get(name, {})
+        row = [f"{name} ({chars / 1000:,.0f} k chars)", f"{by_system[TABLE]:.2f} s{_cpu(cpu, TABLE)}"]
         for backend in backends:
-            row.append(f"{by_system[backend]:.2f} s ({by_system[backend] / by_system[TABLE]:.2f}×)")
+            ratio = by_system[backend] / by_system[TABLE]
+            row.append(f"{by_system[backend]:.2f} s ({ratio:.2f}×){_cpu(cpu, backend)}")
         rows.append(row)
     rows.append(["start-up: one line", "", *(f"{report['start_s'][backend]:.2f} s" for backend in backends)])
+    if "start_network_s" in report:
+        network_starts = (f"{report['start_network_s'][backend]:.2f} s" for backend in backends)
+        rows.append(["start-up: one line the network decides", "", *network_starts])
     caption = (
         f"`python -m bench.throughput`: whole processes, `nokta restore` beside the rule-based table on the same "
         f"ASCII-folded text, median of {report['runs']} rounds that run every system in turn; "
@@ -127,10 +154,15 @@ def table(report: dict, backends: list[str]) -> str:
     note = (
         "vikipedi_test and mixed_sample.md are text no model was built from; the corpus dev split comes from "
         "the training sources (held out by line), so it flatters the default, whose network is asked less there. "
-        "(×): time over the rule table's on the same text."
+        "(×): time over the rule table's on the same text. CPU: user + system seconds of the process, "
+        "where given; the default reads the network on a second thread, so its CPU time exceeds its time."
     )
     header = ["text", TABLE, *(f"nokta {backend}" for backend in backends)]
     return markdown_table(header, rows, caption, note)
+
+
+def _cpu(cpu: dict[str, float], system: str) -> str:
+    return f", CPU {cpu[system]:.2f} s" if system in cpu else ""
 
 
 if __name__ == "__main__":
