@@ -1,11 +1,9 @@
 """The per-genre bench: its scoring of tiny known examples, its grouping, and the CLI path it reads."""
 
 from bench.genres import (
-    BEGIN,
     CLI_MARKDOWN,
     CLI_PLAIN,
     DIRECT,
-    END,
     TABLE,
     Measured,
     Text,
@@ -15,7 +13,6 @@ from bench.genres import (
     measure_all,
     summary,
     table_rows,
-    update_model_card,
 )
 from nokta_model.alphabet import asciify
 from nokta_model.evaluate import Metrics
@@ -90,7 +87,7 @@ def test_rows_group_dev_files_by_genre_with_test_texts_beside_them_and_technical
         "| dev: news (2 files) | restore | 12 | 0.5000 / 0.4000 / 0.2500 / 6 / — "
         "| 0.5000 / 0.4000 / 0.2500 / 6 / 0.00% |"
     )
-    assert "c.txt" in markdown(report) and "c.txt" not in markdown(report, per_file=False)
+    assert "c.txt" in markdown(report)
 
 
 def test_measured_totals_keep_an_unfed_system_unfed():
@@ -104,13 +101,6 @@ def test_the_cli_path_gives_one_output_line_per_input_line_and_leaves_fenced_cod
     outputs, _ = cli_runner("ngram", "markdown")(document)
     assert len(outputs) == len(document)
     assert outputs[3] == "x = kisi_sayisi(1)"
-
-
-def test_the_model_card_table_is_written_between_its_markers_only(tmp_path):
-    card = tmp_path / "model-card.md"
-    card.write_text(f"# Card\n\n{BEGIN}\nold table\n{END}\n\n## Next\n", encoding="utf-8")
-    update_model_card(card, "| new | table |\n")
-    assert card.read_text(encoding="utf-8") == f"# Card\n\n{BEGIN}\n| new | table |\n{END}\n\n## Next\n"
 
 
 def test_each_system_measures_each_text_and_the_rule_table_each_text_once(monkeypatch):
