@@ -283,7 +283,7 @@ class UsageError(Exception):
 
 def main(argv: list[str] | None = None) -> int:
     # One torch thread per process, as in the workers and the language server: --jobs uses
-    # more cores. With torch's default of one per core, a whole restore ran 3× slower on
+    # more cores. With torch's default of one per core, a whole restore ran much slower on
     # two cores shared with other work, the threads spinning for a busy core.
     set_torch_defaults()
     parser = build_parser()
