@@ -103,7 +103,10 @@ def test_a_competing_word_nearly_decided_gets_a_narrower_network_window(ngram, c
     for narrow_from in (2.0, 0.0):  # never narrowed, always narrowed
         monkeypatch.setattr(default_restorer, "NARROW_FROM_SHARE", narrow_from)
         restorer.restore(["Bu yasa meclisten gecti."])
-    assert asked == ["bu yasa meclisten gecti", "bu yasa meclist"]  # 16 letters after yasa, then 8
+    line, yasa_end = "bu yasa meclisten gecti", 7
+    wide, narrow = default_restorer.COMPETING_CONTEXT, default_restorer.NARROW_CONTEXT
+    assert narrow < wide
+    assert asked == [line[: yasa_end + wide], line[: yasa_end + narrow]]  # all before yasa: it is 3 letters in
 
 
 def test_lines_decoded_in_chunks_restore_as_in_one_and_the_network_reads_each_chunk(ngram, context, monkeypatch):
