@@ -10,7 +10,11 @@ language rarely changes from one word to the next, so a word common in both lang
 posterior is above ``FOREIGN_POSTERIOR``. Rules first: an acronym (``capitals.is_acronym``)
 on a line typed with Turkish letters stays as typed (``AGİT``, ``AGI``), a word typed with a
 Turkish letter is Turkish, another acronym is foreign unless running text writes it with
-Turkish letters or it is a Turkish word (``COK``).
+Turkish letters or it is a Turkish word (``COK``). A longer word in capitals on a line not
+typed in capitals (``LICENSE``, ``README``) is taken as an acronym. After the model, a word
+with w, q or x is foreign unless typed with a Turkish letter (``showların``), a single
+letter (``X-ışını``), or written by running text with Turkish letters (``Wöhler``): it
+writes nearly all such words without one (wip, Twitter).
 
 The backend supplies the frequencies (``WordEvidence``); this module only decides.
 """
@@ -24,6 +28,8 @@ from dataclasses import dataclass
 SWITCH = 0.1
 FOREIGN_PRIOR = 0.2  # … that a line's first word is foreign
 FOREIGN_POSTERIOR = 0.5
+#: Letters no Turkish word has: a word with one is foreign (wip, Twitter).
+FOREIGN_ONLY = frozenset("wqxWQX")
 MAX_EVIDENCE = 8.0  # no single word's log ratio counts for more (a count of one is no certainty)
 #: An acronym is Turkish by its counts only when Turkish text has it this much more often
 #: (in log ratio) than English text (``COK`` is ÇOK shouted, ``API`` stays).
@@ -51,7 +57,8 @@ class WordEvidence:
 
     log_ratio: float
     turkish_letter: bool = False  # typed with a letter only Turkish has
-    acronym: bool = False  # all capitals, two to five letters, on a line not typed in capitals
+    foreign_letter: bool = False  # has w, q or x, which Turkish words lack, and running text writes it so
+    acronym: bool = False  # all capitals (``capitals.all_capitals``), on a line not typed in capitals
     turkish_acronym: bool = False  # … that running text writes with Turkish letters
     single_letter: bool = False  # says nothing either way (a, I, o, the suffix ı written apart)
     capitalised_inside: bool = False  # Capitalised, not at the start of a sentence (a name or a term)
@@ -95,10 +102,13 @@ def foreign_posteriors(words: list[WordEvidence]) -> list[float]:
 
 def foreign_words(words: list[WordEvidence]) -> list[bool]:
     """Which words of a line are foreign and stay as typed. A line none of whose words
-    leans foreign has none (the common case, decided without the model)."""
+    leans foreign has none but those with a foreign letter (the common case, decided
+    without the model). A foreign letter decides its own word only: a w in a Turkish
+    sentence (a letter named, an identifier) says nothing of its neighbours."""
+    forced = [word.foreign_letter and not (word.turkish_letter or word.single_letter) for word in words]
     if all(foreign <= 0.0 for foreign in _emissions(words)):
-        return [False] * len(words)
-    return [p > FOREIGN_POSTERIOR for p in foreign_posteriors(words)]
+        return forced
+    return [p > FOREIGN_POSTERIOR or by_letter for p, by_letter in zip(foreign_posteriors(words), forced)]
 
 
 def _emissions(words: list[WordEvidence]) -> list[float]:

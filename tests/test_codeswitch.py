@@ -3,7 +3,7 @@
 import pytest
 
 from nokta_model.codeswitch import WordEvidence, foreign_posteriors, foreign_words, log_ratio
-from nokta_model.ngram.capitals import capitals_line, dotted_reading, is_acronym, resolve, turkish_start
+from nokta_model.ngram.capitals import all_capitals, capitals_line, dotted_reading, is_acronym, resolve, turkish_start
 from nokta_model.ngram.model import NgramRestorer
 from nokta_model.ngram.train import train_ngram
 from nokta_model.prose import keep_turkish
@@ -49,6 +49,22 @@ def test_an_acronym_on_a_line_typed_with_turkish_letters_stays_as_typed():
     assert foreign_words([TURKISH, agi, TURKISH]) == [False, False, False]  # an ASCII line: maybe AĞI
 
 
+def test_a_word_with_w_q_or_x_is_foreign_unless_typed_with_a_turkish_letter():
+    wip = WordEvidence(-6.0, foreign_letter=True)  # wip: rare in both languages, no Turkish word has a w
+    assert foreign_words([TURKISH, wip, TURKISH]) == [False, True, False]
+    showlarin = WordEvidence(-6.0, foreign_letter=True, turkish_letter=True)  # showların: its writer typed the ı
+    assert foreign_words([TURKISH, showlarin, TURKISH]) == [False, False, False]
+    x_isini = WordEvidence(0.0, foreign_letter=True, single_letter=True)  # X-ışını: its stem is the letter X
+    assert foreign_words([TURKISH, x_isini, TURKISH]) == [False, False, False]
+
+
+def test_a_foreign_letter_decides_its_own_word_not_its_neighbours():
+    """eb (Göktürkçe) → ew: the w word stays, the capitalised Turkish word beside it is restored."""
+    name = WordEvidence(-8.0, capitalised_inside=True)
+    ew = WordEvidence(-6.0, foreign_letter=True)
+    assert foreign_words([ENGLISH, name, ew, TURKISH]) == [True, False, True, False]
+
+
 def test_a_single_letter_says_nothing():
     assert foreign_words([TURKISH, WordEvidence(8.0, single_letter=True), TURKISH]) == [False, False, False]
 
@@ -87,6 +103,8 @@ def test_a_capital_i_counts_as_the_spelling_running_text_confirms():
 
 def test_acronyms_and_lines_in_capitals():
     assert is_acronym("IIS") and is_acronym("ODTÜ") and not is_acronym("Index") and not is_acronym("KUYRUKLAR")
+    assert all_capitals("IIS") and all_capitals("LICENSE") and all_capitals("TÜBİTAK")
+    assert not all_capitals("Readme") and not all_capitals("I")
     assert capitals_line("BU OTEL ÇOK GÜZEL.") and not capitals_line("Bu IIS sunucusu.")
 
 
@@ -101,6 +119,10 @@ def capitals_model(tmp_path_factory):
         "IIS sunucusu yeniden başladı.",
         "Bu yasa meclisten geçti.",
         "Çok yaşa sen de.",
+        "Bu showların hepsi iptal edildi.",
+        "TÜBİTAK projeyi destekledi.",
+        "BİLSAT uydusu fırlatıldı.",
+        "Löwenheim teoremi kanıtlandı.",
     ] * 3
     corpus = write_tiny_corpus(tmp_path_factory.mktemp("corpus"), lines, ["ışık"])
     return NgramRestorer(train_ngram(corpus, log=lambda _: None))
@@ -122,6 +144,23 @@ def test_a_word_running_text_writes_under_a_capital_i_keeps_it(capitals_model):
 
 def test_acronyms_keep_their_letters_unless_running_text_writes_them_turkish(capitals_model):
     assert capitals_model.restore(["IIS ve ODTU ogrencileri geldi."]) == ["IIS ve ODTÜ öğrencileri geldi."]
+
+
+def test_a_word_with_w_q_or_x_stays_as_typed_unless_written_with_turkish_letters(capitals_model):
+    """Löwenheim is restored; showların is not: an ı is no evidence (WIP leaves wıp in the counts)."""
+    typed = ["Bu showlarin hepsi iptal edildi.", "Bu showların hepsi iptal edildi.", "Lowenheim teoremi kanitlandi."]
+    assert capitals_model.restore(typed) == [
+        "Bu showlarin hepsi iptal edildi.",
+        "Bu showların hepsi iptal edildi.",
+        "Löwenheim teoremi kanıtlandı.",
+    ]
+
+
+def test_a_long_word_in_capitals_is_an_acronym_on_a_line_not_in_capitals(capitals_model):
+    """LICENSE keeps its letters; TÜBİTAK and BİLSAT, which running text writes with Turkish letters, are restored."""
+    assert capitals_model.restore(
+        ["Bu LICENSE sayfasi bozuk, TUBITAK projeyi destekledi, BILSAT uydusu firlatildi."]
+    ) == ["Bu LICENSE sayfası bozuk, TÜBİTAK projeyi destekledi, BİLSAT uydusu fırlatıldı."]
 
 
 def test_the_language_guard_leaves_a_turkish_line_with_an_english_term_to_the_restorer():

@@ -10,8 +10,8 @@ vowel (ınitial, ındex) breaks vowel harmony: never Turkish.
 
 The counts kept for restoring: how often a spelling with i was written under a capital İ
 and how often under a capital I (Index: foreign, keep the I), and which acronyms (all
-capitals, two to five letters, on lines not typed in capitals) running text writes with
-Turkish letters (ODTÜ, İTÜ): others keep their letters (IIS, IE, API).
+capitals, on lines not typed in capitals) running text writes with Turkish letters (ODTÜ,
+İTÜ, TÜBİTAK): others keep their letters (IIS, IE, API, LICENSE).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from .tables import SortedTable, hash_all
 
 MAX_ACRONYM = 5
 _ACRONYM_RE = re.compile(r"[A-ZÇĞİÖŞÜ]{2,5}")
+_CAPITALS_RE = re.compile(r"[A-ZÇĞİÖŞÜ]{2,}")
 _NOT_TURKISH_START_RE = re.compile(r"ı[^aeıioöuü]*[eiöü]")
 #: A foreign word typed under a capital I that running text never writes in lower case
 #: is taken as foreign when English text has it at least this often (Zipf scale).
@@ -51,6 +52,12 @@ def is_acronym(token: str) -> bool:
     return _ACRONYM_RE.fullmatch(token) is not None
 
 
+def all_capitals(token: str) -> bool:
+    """All capitals, two letters or more: an acronym, or a longer word that on a line not
+    typed in capitals is taken as one (LICENSE, README; running text writes TÜBİTAK)."""
+    return _CAPITALS_RE.fullmatch(token) is not None
+
+
 @dataclass
 class CapitalCounts:
     """What the count gathers about capitals: tokens typed with a capital I (their
@@ -65,7 +72,7 @@ class CapitalCounts:
     def add_token(self, typed: str, spelling: str, weight: int, capitals_line: bool) -> bool:
         """Note one token (``spelling``: its Turkish lower case); True when it waits for
         ``resolve`` (a capital I was typed in it)."""
-        if not capitals_line and is_acronym(typed):
+        if not capitals_line and all_capitals(typed):
             counter = self.acronyms_ascii if typed.isascii() else self.acronyms_turkish
             counter[token_key(typed)] += weight
         if "İ" in typed:

@@ -12,14 +12,14 @@ from pathlib import Path
 import numpy as np
 
 from ..alphabet import TURKISH_ONLY
-from ..codeswitch import WordEvidence, foreign_words, log_ratio
+from ..codeswitch import FOREIGN_ONLY, WordEvidence, foreign_words, log_ratio
 from ..lattice import BOS, EOS, UNK, Position, line_rankings, sentence_positions, typed_per_line
 from ..restorer import Ranking, Restorer
 from ..spans import Span, word_part_texts
-from ..words import ambiguous_positions, spelling_mask, token_key, token_spans
+from ..words import MAX_MASK_BITS, ambiguous_positions, spelling_mask, token_key, token_spans
 from .arcs import score_windows
 from .artifact import DEFAULT_ARTIFACT, load_model
-from .capitals import is_acronym
+from .capitals import MAX_ACRONYM, all_capitals
 from .lm import LanguageModel
 from .tables import ID_BITS, hash_all
 
@@ -35,6 +35,8 @@ _START, _END = Position([BOS]), Position([EOS])  # the ends of every sentence; n
 _STEM_RE = re.compile("[^'’-]*")
 _OPENING = frozenset(" \t\"'“‘(")  # what may stand between a word and the text of its sentence before it
 _SENTENCE_END = frozenset(".!?:;…")
+#: ``NgramRestorer._key_evidence`` of a key.
+KeyEvidence = tuple[float, bool, bool]
 
 
 class NgramRestorer(Restorer):
@@ -47,7 +49,7 @@ class NgramRestorer(Restorer):
         self._ids_of: dict[str, range] = {}  # key -> its candidate ids (``_candidate_ids``)
         self._count_of: dict[str, float] = {}  # spelling -> its running-text count (``counts``)
         self._letters_of: dict[tuple[str, int], dict[int, float]] = {}  # ``unseen_letter_probabilities``
-        self._evidence_of: dict[str, tuple[float, bool]] = {}  # stem key -> ``_key_evidence``
+        self._evidence_of: dict[str, KeyEvidence] = {}  # stem key -> ``_key_evidence``
         self._word_evidence_of: dict[tuple[str, bool, bool], WordEvidence] = {}  # ``_word_evidence``
         self._cache_lock = threading.Lock()
 
@@ -91,9 +93,9 @@ class NgramRestorer(Restorer):
         found = self._remembered(self._evidence_of, keys, self._key_evidence)
         return [_word_evidence(stem, evidence, *where) for (stem, *where), evidence in zip(words, found)]
 
-    def _key_evidence(self, keys: list[str]) -> list[tuple[float, bool]]:
+    def _key_evidence(self, keys: list[str]) -> list[KeyEvidence]:
         """(log ratio of English to Turkish frequency, whether running text writes it as an
-        acronym with Turkish letters) of each key."""
+        acronym with Turkish letters, ``_turkish_spelled``) of each key."""
         model = self.model
         hashes = hash_all(keys) if keys else np.zeros(0, dtype=np.int64)
         english = model.english.find(hashes)
@@ -101,7 +103,11 @@ class NgramRestorer(Restorer):
         acronyms = (model.acronyms.find(hashes) >= 0).tolist()
         spelled = self._spelling_counts(keys)
         return [
-            (log_ratio(z / 10 if row >= 0 else None, sum(spelled[key].values()), model.total), turkish_acronym)
+            (
+                log_ratio(z / 10 if row >= 0 else None, sum(spelled[key].values()), model.total),
+                turkish_acronym,
+                _turkish_spelled(key, spelled[key]),
+            )
             for key, row, z, turkish_acronym in zip(keys, english.tolist(), zipf, acronyms)
         ]
 
@@ -260,17 +266,28 @@ def _inside_sentence(line: str, start: int) -> bool:
     return start > 0 and line[start - 1] not in _SENTENCE_END
 
 
-def _word_evidence(stem: str, found: tuple[float, bool], in_capitals: bool, inside: bool) -> WordEvidence:
+def _word_evidence(stem: str, found: KeyEvidence, in_capitals: bool, inside: bool) -> WordEvidence:
     """``found``: the stem's ``_key_evidence``."""
-    ratio, turkish_acronym = found
+    ratio, turkish_acronym, turkish_spelled = found
     return WordEvidence(
         ratio,
         turkish_letter=not TURKISH_ONLY.isdisjoint(stem),
-        acronym=not in_capitals and is_acronym(stem),
-        turkish_acronym=turkish_acronym,
+        foreign_letter=not FOREIGN_ONLY.isdisjoint(stem) and not turkish_spelled,
+        acronym=not in_capitals and all_capitals(stem),
+        # A word in capitals longer than an acronym is a word shouted: its lower-case spellings count.
+        turkish_acronym=turkish_acronym or (len(stem) > MAX_ACRONYM and turkish_spelled),
         single_letter=len(stem) == 1,
         capitalised_inside=inside and stem[:1].isupper() and stem[1:].islower(),
     )
+
+
+def _turkish_spelled(key: str, spellings: dict[int | None, float]) -> bool:
+    """Whether running text writes ``key`` with a Turkish letter other than ı more often
+    than without (``spellings``: count by spelling mask). An ı says nothing here: its
+    capital is the ASCII I, and tokens typed in capitals leave ı-spellings (WIP: wıp)."""
+    dotless = sum(1 << position for position, letter in enumerate(key[:MAX_MASK_BITS]) if letter == "i")
+    turkish = sum(count for mask, count in spellings.items() if mask is not None and mask & ~dotless)
+    return turkish > sum(spellings.values()) - turkish
 
 
 def _stem_spelling(prefixes: list[str], masks: list[list[int]], typed: int) -> dict[int, bool]:
