@@ -81,23 +81,7 @@ def emission(word: WordEvidence, turkish_line: bool = False) -> float:
 
 def foreign_posteriors(words: list[WordEvidence]) -> list[float]:
     """P(foreign) of each word of a line (forward-backward over the two languages)."""
-    if not words:
-        return []
-    stay, switch = math.log(1 - SWITCH), math.log(SWITCH)
-    # State 0 Turkish, 1 foreign; the foreign emission carries the log ratio, Turkish 0.
-    emissions = [(0.0, foreign) for foreign in _emissions(words)]
-    forward = [(math.log(1 - FOREIGN_PRIOR), math.log(FOREIGN_PRIOR) + emissions[0][1])]
-    for turkish, foreign in emissions[1:]:
-        t, f = forward[-1]
-        forward.append((_logaddexp(t + stay, f + switch) + turkish, _logaddexp(t + switch, f + stay) + foreign))
-    backward = [(0.0, 0.0)]
-    for turkish, foreign in reversed(emissions[1:]):
-        t, f = backward[-1]
-        backward.append(
-            (_logaddexp(stay + turkish + t, switch + foreign + f), _logaddexp(switch + turkish + t, stay + foreign + f))
-        )
-    backward.reverse()
-    return [1 / (1 + math.exp(min(700.0, (ft + bt) - (ff + bf)))) for (ft, ff), (bt, bf) in zip(forward, backward)]
+    return _posteriors(_emissions(words))
 
 
 def foreign_words(words: list[WordEvidence]) -> list[bool]:
@@ -106,16 +90,39 @@ def foreign_words(words: list[WordEvidence]) -> list[bool]:
     without the model). A foreign letter decides its own word only: a w in a Turkish
     sentence (a letter named, an identifier) says nothing of its neighbours."""
     forced = [word.foreign_letter and not (word.turkish_letter or word.single_letter) for word in words]
-    if all(foreign <= 0.0 for foreign in _emissions(words)):
+    emissions = _emissions(words)
+    if all(foreign <= 0.0 for foreign in emissions):
         return forced
-    return [p > FOREIGN_POSTERIOR or by_letter for p, by_letter in zip(foreign_posteriors(words), forced)]
+    return [p > FOREIGN_POSTERIOR or by_letter for p, by_letter in zip(_posteriors(emissions), forced)]
+
+
+def _posteriors(emissions: list[float]) -> list[float]:
+    """Forward-backward over (Turkish, foreign) given each word's foreign emission (the
+    Turkish one is 0): ``_logaddexp`` written out inline, the hot loop of the backend."""
+    if not emissions:
+        return []
+    log1p, exp = math.log1p, math.exp
+    stay, switch = math.log(1 - SWITCH), math.log(SWITCH)
+    t, f = math.log(1 - FOREIGN_PRIOR), math.log(FOREIGN_PRIOR) + emissions[0]
+    forward = [(t, f)]
+    for foreign in emissions[1:]:
+        a, b = t + stay, f + switch
+        c, d = t + switch, f + stay
+        t = a + log1p(exp(b - a)) if a >= b else b + log1p(exp(a - b))
+        f = (c + log1p(exp(d - c)) if c >= d else d + log1p(exp(c - d))) + foreign
+        forward.append((t, f))
+    t = f = 0.0
+    backward = [(t, f)]
+    for foreign in reversed(emissions[1:]):
+        a, b = stay + t, switch + foreign + f
+        c, d = switch + t, stay + foreign + f
+        t = a + log1p(exp(b - a)) if a >= b else b + log1p(exp(a - b))
+        f = c + log1p(exp(d - c)) if c >= d else d + log1p(exp(c - d))
+        backward.append((t, f))
+    backward.reverse()
+    return [1 / (1 + exp(min(700.0, (ft + bt) - (ff + bf)))) for (ft, ff), (bt, bf) in zip(forward, backward)]
 
 
 def _emissions(words: list[WordEvidence]) -> list[float]:
     turkish_line = any(word.turkish_letter for word in words)
     return [emission(word, turkish_line) for word in words]
-
-
-def _logaddexp(a: float, b: float) -> float:
-    high = max(a, b)
-    return high + math.log1p(math.exp(min(a, b) - high))

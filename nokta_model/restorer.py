@@ -139,6 +139,8 @@ class Restorer(ABC):
         """Each foreign word (``foreign_words``) spelled as typed: its only candidate."""
         foreign = self.foreign_words([line.nfc for line in prepared], [line.spans for line in prepared])
         for line, line_rankings, flags in zip(prepared, rankings, foreign):
+            if not any(flags):
+                continue
             for index, (span, is_foreign) in enumerate(zip(line.spans, flags)):
                 if is_foreign and line_rankings[index]:
                     line_rankings[index] = [(_foreign_spelling(line, span, line_rankings[index][0][0]), 1.0)]
@@ -170,12 +172,17 @@ class Restorer(ABC):
 
     @staticmethod
     def _restore_line(line: _Line, rankings: list[Ranking]) -> str:
-        restored = list(line.nfc)
-        for span, ranking in zip(line.spans, rankings):
-            typed = line.nfc[span.start : span.end]
-            if ranking and not _same_spelling(typed, line.lowered[span.start : span.end], ranking[0][0]):
-                restored[span.start : span.end] = restore_letters(typed, ranking[0][0])
-        return _map_back(line, "".join(restored))
+        nfc, lowered = line.nfc, line.lowered
+        pieces: list[str] = []
+        done = 0  # nfc[:done] is in pieces
+        for (start, end), ranking in zip(line.spans, rankings):
+            if ranking and not _same_spelling(typed := nfc[start:end], lowered[start:end], ranking[0][0]):
+                pieces += (nfc[done:start], restore_letters(typed, ranking[0][0]))
+                done = end
+        if not pieces:
+            return _map_back(line, nfc)
+        pieces.append(nfc[done:])
+        return _map_back(line, "".join(pieces))
 
 
 def _changed_words(line: _Line, rankings: list[Ranking]) -> list[tuple[Span, tuple[Alternative, ...]]]:

@@ -7,10 +7,13 @@ stored as a bit mask of the positions that take the Turkish twin letter.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .alphabet import AMBIGUOUS_LOWER, LOWER_TWIN, fold_key
 from .spans import Span, word_parts
 
 MAX_MASK_BITS = 62  # longer words keep only spellings that differ in their first 62 letters
+SPELLING_CACHE_SIZE = 1 << 15
 
 
 def token_spans(word_spans: list[Span], line: str) -> list[Span]:
@@ -46,8 +49,10 @@ def spelling_mask(key: str, spelling: str) -> int | None:
     return mask
 
 
+@lru_cache(maxsize=SPELLING_CACHE_SIZE)
 def spell(key: str, mask: int) -> str:
-    """The spelling of ``key`` that ``mask`` describes."""
+    """The spelling of ``key`` that ``mask`` describes (remembered: each sentence's
+    lattice spells its candidates again)."""
     if not mask:
         return key
     letters = list(key)
