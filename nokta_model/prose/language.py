@@ -119,14 +119,13 @@ def _word_scores(line: str, start: int, end: int, first: int) -> tuple[list[str]
     """The scored words of ``line[start:end]`` and their evidence. A capitalised word after
     the sentence's first word (at ``first``) is a name or a title (Atlantic Records, "White
     and Nerdy", PostgreSQL): its English spelling says nothing of the sentence's language."""
-    words, scores = [], []
-    for match in SCORED_WORD_RE.finditer(line, start, end):
-        word = match.group()
-        score = word_evidence(word)
-        if score < 0 and match.start() > first and word[0].isupper():
-            score = 0
-        words.append(word)
-        scores.append(score)
+    words = SCORED_WORD_RE.findall(line, start, end)
+    scores = list(map(word_evidence, words))
+    if -1 in scores:
+        # The range's first word is the sentence's first when the range starts at or before it.
+        for index, word in enumerate(words):
+            if scores[index] < 0 and (index or start > first) and word[0].isupper():
+                scores[index] = 0
     return words, scores
 
 
