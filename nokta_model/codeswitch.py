@@ -22,7 +22,7 @@ The backend supplies the frequencies (``WordEvidence``); this module only decide
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
 #: Probability that the language changes between two neighbouring words of a line.
 SWITCH = 0.1
@@ -51,8 +51,7 @@ def log_ratio(english_zipf: float | None, turkish_count: float, turkish_total: f
     return (english - turkish) * math.log(10)
 
 
-@dataclass(frozen=True, slots=True)
-class WordEvidence:
+class WordEvidence(NamedTuple):
     """What decides one word: log P(word | English) - log P(word | Turkish), and rules."""
 
     log_ratio: float

@@ -285,6 +285,8 @@ def _turkish_spelled(key: str, spellings: dict[int | None, float]) -> bool:
     """Whether running text writes ``key`` with a Turkish letter other than ı more often
     than without (``spellings``: count by spelling mask). An ı says nothing here: its
     capital is the ASCII I, and tokens typed in capitals leave ı-spellings (WIP: wıp)."""
+    if not any(spellings):
+        return False  # only spellings without a Turkish letter (mask 0, or None)
     dotless = sum(1 << position for position, letter in enumerate(key[:MAX_MASK_BITS]) if letter == "i")
     turkish = sum(count for mask, count in spellings.items() if mask is not None and mask & ~dotless)
     return turkish > sum(spellings.values()) - turkish
