@@ -125,8 +125,10 @@ def _forward(
                 if steps is not None:
                     kept.append((a, b, c, step))
                 value = total + step
-                if (b, c) not in layer or value > layer[(b, c)]:
-                    layer[(b, c)], pointers[(b, c)] = value, (a, b)
+                state = (b, c)
+                best = layer.get(state)
+                if best is None or value > best:
+                    layer[state], pointers[state] = value, (a, b)
         forward[end], back[end] = layer, pointers
     return forward, back
 

@@ -151,6 +151,7 @@ class Restorer(ABC):
         asked = [
             (li, wi, ci, _undotted(spelling, line.nfc[span.start : span.end]))
             for li, line in enumerate(prepared)
+            if "I" in line.nfc
             for wi, span in enumerate(line.spans)
             if "I" in line.nfc[span.start : span.end]
             for ci, (spelling, _) in enumerate(rankings[li][wi])
