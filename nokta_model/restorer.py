@@ -177,8 +177,11 @@ class Restorer(ABC):
         pieces: list[str] = []
         done = 0  # nfc[:done] is in pieces
         for (start, end), ranking in zip(line.spans, rankings):
-            if ranking and not _same_spelling(typed := nfc[start:end], lowered[start:end], ranking[0][0]):
-                pieces += (nfc[done:start], restore_letters(typed, ranking[0][0]))
+            if not ranking:
+                continue
+            typed, best = nfc[start:end], ranking[0][0]
+            if best != lowered[start:end] or "I" in typed:  # not _same_spelling, inline in this loop
+                pieces += (nfc[done:start], restore_letters(typed, best))
                 done = end
         if not pieces:
             return _map_back(line, nfc)
