@@ -1,7 +1,8 @@
 """Output that replaces its target only when complete, as editors and ``sed -i`` do.
 
 A ``StagedFile`` writes to a temporary file beside its target; ``commit`` renames it
-over the target, ``discard`` removes it. An interrupted (Ctrl-C, SIGTERM, SIGHUP) or
+over the target (in place, only when the output differs from it), ``discard`` removes
+it. An interrupted (Ctrl-C, SIGTERM, SIGHUP) or
 failed run discards, so the target is never truncated or half-written: ``nokta restore
 f -o f`` and ``--in-place`` are safe. A symbolic link is followed: its target is
 rewritten and the link kept. An existing target keeps its mode and (where allowed) its
@@ -13,6 +14,7 @@ FIFO, a terminal) are written directly.
 from __future__ import annotations
 
 import contextlib
+import filecmp
 import os
 import signal
 import stat
@@ -52,6 +54,7 @@ class StagedFile:
         self.name = target  # as the user gave it, for messages
         self.target = Path(os.path.realpath(target))  # a symbolic link's target is what changes
         self.temporary: Path | None = None
+        self.in_place = in_place
         try:
             existing = _existing(self.target)
             if existing is not None and not stat.S_ISREG(existing.st_mode):
@@ -79,7 +82,9 @@ class StagedFile:
             if self.temporary:
                 os.fsync(self.handle.fileno())
             self.handle.close()
-            if self.temporary:
+            if self.temporary and self.in_place and filecmp.cmp(self.temporary, self.target, shallow=False):
+                self.temporary.unlink()  # nothing restored: the file, its inode and times stay as they were
+            elif self.temporary:
                 os.replace(self.temporary, self.target)
         except OSError as error:
             self.discard()

@@ -53,6 +53,19 @@ def test_an_existing_output_file_keeps_its_mode_and_owner(tmp_path):
     assert target.read_text(encoding="utf-8") == RESTORED
 
 
+def test_in_place_leaves_a_file_with_nothing_to_restore_untouched(tmp_path):
+    correct, typed = tmp_path / "correct.txt", tmp_path / "typed.txt"
+    correct.write_text(RESTORED, encoding="utf-8")
+    typed.write_text(ASCII, encoding="utf-8")
+    os.utime(correct, (1_000_000_000, 1_000_000_000))
+    before, typed_inode = correct.stat(), typed.stat().st_ino
+    assert restore("--in-place", str(correct), str(typed)).returncode == 0
+    after = correct.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    assert typed.read_text(encoding="utf-8") == RESTORED and typed.stat().st_ino != typed_inode
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["correct.txt", "typed.txt"]
+
+
 def test_in_place_follows_a_symbolic_link_and_rewrites_its_target(tmp_path):
     (tmp_path / "real").mkdir()
     target = tmp_path / "real" / "note.txt"
