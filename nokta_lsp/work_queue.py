@@ -55,8 +55,7 @@ class WorkQueue:
 
     def edited_left(self, lines: Sequence[Line]) -> int:
         """How many rows of the edits are still stale."""
-        count = len(lines)
-        return sum(1 for row in self.edited if row < count and lines[row].stale)
+        return sum(1 for row in self.edited if _is_stale(lines, row))
 
     def priority_left(self, lines: Sequence[Line]) -> int:
         """At most how many rows of the edits and urgent ones are still stale (0: none)."""
@@ -65,11 +64,10 @@ class WorkQueue:
     def upcoming(self, limit: int, lines: Sequence[Line]) -> list[int]:
         """The next ``limit`` stale rows (edited, urgent, then from the top), sorted."""
         batch: dict[int, None] = {}
-        count = len(lines)
         for row in itertools.chain(reversed(self.edited), reversed(self.urgent)):
             if len(batch) >= limit:
                 break
-            if row < count and lines[row].stale:
+            if _is_stale(lines, row):
                 batch[row] = None
         if len(batch) < limit:  # the rest from the top, looked for only now
             for row in self._from_top(lines):
@@ -89,15 +87,11 @@ class WorkQueue:
 
     def first_stale(self, lines: Sequence[Line]) -> int:
         """The first stale row (``len(lines)``: none); the scan moves to it."""
-        stale_rows = itertools.compress(
-            itertools.count(self.scan), map(_STALE, itertools.islice(lines, self.scan, None))
-        )
-        self.scan = next(stale_rows, len(lines))
+        self.scan = next(_stale_from(self.scan, lines), len(lines))
         return self.scan
 
     def _from_top(self, lines: Sequence[Line]) -> Iterator[int]:
-        start = self.first_stale(lines)
-        return itertools.compress(itertools.count(start), map(_STALE, itertools.islice(lines, start, None)))
+        return _stale_from(self.first_stale(lines), lines)
 
     @staticmethod
     def _drop_found(stack: list[int], lines: Sequence[Line]) -> list[int]:
@@ -105,6 +99,11 @@ class WorkQueue:
         while stack and not _is_stale(lines, stack[-1]):
             stack.pop()
         return stack
+
+
+def _stale_from(start: int, lines: Sequence[Line]) -> Iterator[int]:
+    """The stale rows from ``start`` down."""
+    return itertools.compress(itertools.count(start), map(_STALE, itertools.islice(lines, start, None)))
 
 
 def _is_stale(lines: Sequence[Line], row: int) -> bool:
