@@ -23,8 +23,8 @@ from nokta_model.check.findings import (
     line_findings,
     suggestions_for,
     typed_with_turkish_letters,
+    within_length,
 )
-from nokta_model.prose import blank
 from nokta_model.spans import Span, word_spans
 
 from .edits import WordChange, checked, still_reads
@@ -98,8 +98,8 @@ class LineStates:
             self.maskers.append(context.masker.start)
         scan, longest = context.masker.scan, context.options.max_line_length
         while len(self.maskers) <= row:
-            line = self.lines[len(self.maskers) - 1]
-            self.maskers.append(scan(self.maskers[-1], blank(line) if len(line) > longest else line)[1])
+            line = within_length(self.lines[len(self.maskers) - 1], longest)
+            self.maskers.append(scan(self.maskers[-1], line)[1])
         return self.maskers[row]
 
     def language(self, row: int, context: Context) -> bool | None:

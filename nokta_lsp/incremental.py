@@ -20,7 +20,14 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from nokta_model.alphabet import asciify
-from nokta_model.check.findings import CheckOptions, Finding, SuggestionCache, line_findings, suggestions_for
+from nokta_model.check.findings import (
+    CheckOptions,
+    Finding,
+    SuggestionCache,
+    line_findings,
+    suggestions_for,
+    within_length,
+)
 from nokta_model.prose import Masker, blank, turkish_line
 from nokta_model.restorer import Restorer
 from nokta_model.spans import word_spans
@@ -55,8 +62,7 @@ class Row:
 
 def derive_row(line: str, state: State, context: Context) -> Row:
     masker_state, turkish = state
-    if len(line) > context.options.max_line_length:
-        line = blank(line)
+    line = within_length(line, context.options.max_line_length)
     masked, masker_after = context.masker.mask_line(masker_state, writer_view(line, context.written))
     text, turkish_after, decision = turkish_line(masked, turkish)
     return Row(state, (masker_after, turkish_after), text, decision)

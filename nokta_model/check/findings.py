@@ -116,7 +116,12 @@ def document_masker(language_id: str, file_types: Sequence[str], check_code: boo
 
 def model_input(lines: Sequence[str], masker: Masker, max_line_length: int) -> list[str]:
     """What the restorer sees: prose of Turkish sentences; over-long lines blanked."""
-    return prose_lines(masker, [blank(line) if len(line) > max_line_length else line for line in lines])
+    return prose_lines(masker, [within_length(line, max_line_length) for line in lines])
+
+
+def within_length(line: str, max_line_length: int) -> str:
+    """``line`` as it is checked: blanked (never read) when longer than ``max_line_length``."""
+    return blank(line) if len(line) > max_line_length else line
 
 
 _AMBIGUOUS_RE = re.compile("[" + "".join(sorted(AMBIGUOUS)) + "]")
