@@ -12,10 +12,10 @@ on a line typed with Turkish letters stays as typed (``AGİT``, ``AGI``), a word
 Turkish letter is Turkish, another acronym is foreign unless running text writes it with
 Turkish letters or it is a Turkish word (``COK``). A longer word in capitals on a line not
 typed in capitals (``LICENSE``, ``README``) is taken as an acronym. A capital inside a
-sentence leans foreign (a name or a term) but in a title-cased heading (``Öne Çıkan``). After the model, a word
-with w, q or x is foreign unless typed with a Turkish letter (``showların``), a single
-letter (``X-ışını``), or written by running text with Turkish letters (``Wöhler``): it
-writes nearly all such words without one (wip, Twitter).
+sentence leans foreign (a name or a term), but not in a title-cased heading (``Öne Çıkan``).
+After the model, a word with w, q or x is foreign unless typed with a Turkish letter
+(``showların``), a single letter (``X-ışını``), or written by running text with Turkish
+letters (``Wöhler``): it writes nearly all such words without one (wip, Twitter).
 
 The backend supplies the frequencies (``WordEvidence``); this module only decides.
 """
