@@ -11,10 +11,11 @@ posterior is above ``FOREIGN_POSTERIOR``. Rules first: an acronym (``capitals.is
 on a line typed with Turkish letters stays as typed (``AGİT``, ``AGI``), a word typed with a
 Turkish letter is Turkish, another acronym is foreign unless running text writes it with
 Turkish letters or it is a Turkish word (``COK``). A longer word in capitals on a line not
-typed in capitals (``LICENSE``, ``README``) is taken as an acronym. After the model, a word
-with w, q or x is foreign unless typed with a Turkish letter (``showların``), a single
-letter (``X-ışını``), or written by running text with Turkish letters (``Wöhler``): it
-writes nearly all such words without one (wip, Twitter).
+typed in capitals (``LICENSE``, ``README``) is taken as an acronym. A capital inside a
+sentence leans foreign (a name or a term), but not in a title-cased heading (``Öne Çıkan``).
+After the model, a word with w, q or x is foreign unless typed with a Turkish letter
+(``showların``), a single letter (``X-ışını``), or written by running text with Turkish
+letters (``Wöhler``): it writes nearly all such words without one (wip, Twitter).
 
 The backend supplies the frequencies (``WordEvidence``); this module only decides.
 """
@@ -35,7 +36,8 @@ MAX_EVIDENCE = 8.0  # no single word's log ratio counts for more (a count of one
 #: (in log ratio) than English text (``COK`` is ÇOK shouted, ``API`` stays).
 ACRONYM_TURKISH = -3.0
 #: How much likelier (log ratio) a foreign word is than a Turkish one to be capitalised
-#: inside a sentence (``Item listesi``, ``Index sayfası``).
+#: inside a sentence (``Item listesi``, ``Index sayfası``); not in a title-cased heading
+#: (``in_title``).
 CAPITALISED_INSIDE = 2.0
 #: A word English text lacks is taken as this rare there (Zipf scale: per billion words,
 #: log10); one Turkish text lacks, as counted this often there.
@@ -124,4 +126,17 @@ def _posteriors(emissions: list[float]) -> list[float]:
 
 def _emissions(words: list[WordEvidence]) -> list[float]:
     turkish_line = any(word.turkish_letter for word in words)
-    return [emission(word, turkish_line) for word in words]
+    return [
+        emission(word._replace(capitalised_inside=False) if in_title(words, index) else word, turkish_line)
+        for index, word in enumerate(words)
+    ]
+
+
+def in_title(words: list[WordEvidence], index: int) -> bool:
+    """Whether a word capitalised inside its sentence stands beside a capitalised Turkish-leaning
+    word: a title-cased heading (Öne Çıkan Sporcular, Yeni İş Modelleri), where the capital
+    marks no name or term. Beside a foreign-leaning one (Super Mario) it still does."""
+    if not words[index].capitalised_inside:
+        return False
+    neighbours = words[max(index - 1, 0) : index] + words[index + 1 : index + 2]
+    return any(word.capitalised_inside and word.log_ratio < 0 for word in neighbours)

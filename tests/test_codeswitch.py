@@ -65,6 +65,15 @@ def test_a_foreign_letter_decides_its_own_word_not_its_neighbours():
     assert foreign_words([ENGLISH, name, ew, TURKISH]) == [True, False, True, False]
 
 
+def test_a_capital_inside_a_sentence_leans_foreign_but_not_in_a_title_cased_heading():
+    on = WordEvidence(2.8, capitalised_inside=True)  # On: ön, or English on
+    title_word = WordEvidence(-6.0, capitalised_inside=True)  # Çıkan, Plana
+    assert foreign_words([TURKISH, on, TURKISH]) == [False, True, False]  # a term in a sentence
+    assert foreign_words([TURKISH, on, title_word]) == [False, False, False]  # Öne Çıkan Sporcular
+    mario = WordEvidence(3.8, capitalised_inside=True)
+    assert foreign_words([TURKISH, on, mario, TURKISH]) == [False, True, True, False]  # beside a foreign name
+
+
 def test_a_single_letter_says_nothing():
     assert foreign_words([TURKISH, WordEvidence(8.0, single_letter=True), TURKISH]) == [False, False, False]
 
@@ -101,6 +110,37 @@ def test_a_capital_i_counts_as_the_spelling_running_text_confirms():
     assert counted("ıslak", "Islak", listed=("ıslak",)) == "ıslak"
 
 
+def _resolved(spelling: str, typed: str, turkish_capitals: bool = False, english: float = 0.0, **known) -> str:
+    written, listed = known.get("written", {}), known.get("listed", ())
+    return resolve(
+        spelling,
+        dotted_reading(spelling, typed),
+        turkish_capitals,
+        lambda s: written.get(s, 0),
+        listed.__contains__,
+        lambda _: english,
+    )
+
+
+def test_a_capital_i_is_decided_on_the_stem_before_an_apostrophe():
+    assert _resolved("apı'leri", "API'leri", written={"api": 3}) == "api'leri"
+    assert _resolved("ırak'ta", "Irak'ta", listed=("ırak",)) == "ırak'ta"
+
+
+def test_an_undotted_spelling_seen_only_under_a_capital_i_is_no_evidence_of_it():
+    """CRISPR, MNIST: written nowhere in lower case, listed nowhere, rare in English."""
+    assert _resolved("crıspr", "CRISPR") == "crispr"
+    assert _resolved("mnıst", "MNIST") == "mnist"
+    # … unless its writer types Turkish capitals: a Turkish letter in it, or a line in capitals.
+    assert _resolved("konaklamadım", "KONAKLAMADIM", turkish_capitals=True) == "konaklamadım"
+
+
+def test_english_frequency_outweighs_the_lists_lower_cased_names():
+    """The word lists hold ınstagram and fıfa: Turkish lower case of Instagram, FIFA."""
+    assert _resolved("ınstagram", "Instagram", english=4.3, listed=("ınstagram",)) == "instagram"
+    assert _resolved("ısparta", "Isparta", english=1.3, listed=("ısparta",)) == "ısparta"
+
+
 def test_acronyms_and_lines_in_capitals():
     assert is_acronym("IIS") and is_acronym("ODTÜ") and not is_acronym("Index") and not is_acronym("KUYRUKLAR")
     assert all_capitals("IIS") and all_capitals("LICENSE") and all_capitals("TÜBİTAK")
@@ -123,6 +163,7 @@ def capitals_model(tmp_path_factory):
         "TÜBİTAK projeyi destekledi.",
         "BİLSAT uydusu fırlatıldı.",
         "Löwenheim teoremi kanıtlandı.",
+        "CRISPR yöntemi geliştirildi.",
     ] * 3
     corpus = write_tiny_corpus(tmp_path_factory.mktemp("corpus"), lines, ["ışık"])
     return NgramRestorer(train_ngram(corpus, log=lambda _: None))
@@ -140,6 +181,10 @@ def test_a_word_running_text_writes_under_a_capital_i_keeps_it(capitals_model):
         "İstanbul'da",
         "Işık yandı",
     ]
+
+
+def test_a_word_seen_only_in_capitals_keeps_its_dotted_i_in_lower_case(capitals_model):
+    assert capitals_model.restore(["crispr yontemi gelistirildi"]) == ["crispr yöntemi geliştirildi"]
 
 
 def test_acronyms_keep_their_letters_unless_running_text_writes_them_turkish(capitals_model):

@@ -30,6 +30,8 @@ def shipped(request):
         ("Guru dedigimiz kisi geldi.", "Guru dediğimiz kişi geldi."),
         # A mixed line: the English term stays, the Turkish words are restored.
         ("Framework 4.8 cikti! Hemen asagidaki linke bakin", "Framework 4.8 çıktı! Hemen aşağıdaki linke bakın"),
+        # Words running text writes only under a capital I keep their dotted i in lower case.
+        ("Bu api'leri ve mnist verisini kullandik.", "Bu api'leri ve mnist verisini kullandık."),
         # Turkish words with a capital I are still dotted where running text dots them.
         ("Istanbul'da yeni bir Isik festivali var.", "İstanbul'da yeni bir Işık festivali var."),
     ],

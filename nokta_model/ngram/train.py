@@ -24,7 +24,15 @@ from ..corpus import LEXICON_FILES, LIST_AGREEMENT, read_lines, split_lines
 from ..lattice import BOS, EOS, UNK
 from ..spans import word_spans
 from ..words import spelling_mask, token_key, token_spans
-from .capitals import CapitalCounts, acronym_table, capital_table, capitals_line, resolve, turkish_start
+from .capitals import (
+    CapitalCounts,
+    acronym_table,
+    capital_table,
+    capitals_line,
+    resolve,
+    turkish_start,
+    word_stem,
+)
 from .charmodel import CharModel
 from .english import english_table
 from .lm import FIRST_WORD_ID, LIST_BONUS, LanguageModel, Lexicon
@@ -184,23 +192,34 @@ def _resolved_capitals(counter: _Counter, capitals: CapitalCounts, listed: set[s
     """Each ``PENDING`` spelling -> the spelling it is counted as (``capitals.resolve``),
     added to the counter; and the count of each i-spelling typed under a capital I."""
     english = english_table()
-
-    def written(spelling: str) -> float:
-        word_id = counter.ids.get(spelling)
-        return counter.unigrams[word_id] if word_id is not None else 0
+    pairs = [(spelling, reading) for spelling, (reading, _) in capitals.pending.items()]
+    stems_written = _stem_counts(counter, {word_stem(s) for pair in pairs for s in pair})
+    listed_stems = {word_stem(spelling) for spelling in listed}
 
     def english_zipf(spelling: str) -> float:
         return float(english.get(hash_all([token_key(spelling)]), 0)[0]) / 10
 
     resolved: dict[str, str] = {}
     plain: Counter[str] = Counter()
-    for spelling, (reading, turkish_letter) in capitals.pending.items():
-        target = resolve(spelling, reading, turkish_letter, written, listed.__contains__, english_zipf)
+    for spelling, (reading, turkish_capitals) in capitals.pending.items():
+        target = resolve(
+            spelling, reading, turkish_capitals, stems_written.__getitem__, listed_stems.__contains__, english_zipf
+        )
         counter.spelling_id(target)
         resolved[PENDING + spelling] = target
         if target == reading:
             plain[reading] += counter.unigrams[counter.ids[PENDING + spelling]]
     return resolved, plain
+
+
+def _stem_counts(counter: _Counter, stems: set[str]) -> Counter[str]:
+    """Running-text count of each of ``stems``: of the lower-case tokens with that stem."""
+    counts: Counter[str] = Counter()
+    for spelling, word_id in counter.ids.items():
+        stem = word_stem(spelling)
+        if stem in stems:
+            counts[stem] += counter.unigrams[word_id]
+    return counts
 
 
 def train_ngram(corpus_dir: Path, commercial_only: bool = True, log: Callable[[str], None] = print) -> LanguageModel:
