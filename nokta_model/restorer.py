@@ -70,7 +70,12 @@ class Restorer(ABC):
 
     @abstractmethod
     def rank(
-        self, lines: list[str], spans: list[list[Span]], with_scores: bool, typed: list[str] | None = None
+        self,
+        lines: list[str],
+        spans: list[list[Span]],
+        with_scores: bool,
+        typed: list[str] | None = None,
+        cased: list[str] | None = None,
     ) -> list[list[Ranking]]:
         """Candidate spellings of every word span of every (``model_lower``-ed, NFC) line.
 
@@ -79,6 +84,8 @@ class Restorer(ABC):
         typed (``lines`` with ı wherever a capital I was typed). A word whose best spelling
         is the typed one, with a probability of at least 0.5, may then have an empty
         ranking: no other spelling can outweigh it, so there is nothing to suggest.
+        ``cased`` holds each line as typed (NFC, capitals kept: same offsets), for a
+        model that reads case.
         """
 
     def counts(self, spellings: list[str]) -> list[float]:
@@ -132,7 +139,13 @@ class Restorer(ABC):
         return [[False] * len(line_spans) for line_spans in spans]
 
     def _rank(self, prepared: list[_Line], with_scores: bool, typed: list[str] | None = None) -> list[list[Ranking]]:
-        rankings = self.rank([line.lowered for line in prepared], [line.spans for line in prepared], with_scores, typed)
+        rankings = self.rank(
+            [line.lowered for line in prepared],
+            [line.spans for line in prepared],
+            with_scores,
+            typed,
+            cased=[line.nfc for line in prepared],
+        )
         return self._keep_foreign_words(prepared, self._keep_undotted_capitals(prepared, rankings))
 
     def _keep_foreign_words(self, prepared: list[_Line], rankings: list[list[Ranking]]) -> list[list[Ranking]]:

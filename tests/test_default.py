@@ -103,7 +103,7 @@ def test_a_competing_word_nearly_decided_gets_a_narrower_network_window(ngram, c
     for narrow_from in (2.0, 0.0):  # never narrowed, always narrowed
         monkeypatch.setattr(default_restorer, "NARROW_FROM_SHARE", narrow_from)
         restorer.restore(["Bu yasa meclisten gecti."])
-    line, yasa_end = "bu yasa meclisten gecti", 7
+    line, yasa_end = "Bu yasa meclisten gecti", 7  # as typed: a network may read case
     wide, narrow = default_restorer.COMPETING_CONTEXT, default_restorer.NARROW_CONTEXT
     assert narrow < wide
     assert asked == [line[: yasa_end + wide], line[: yasa_end + narrow]]  # all before yasa: it is 3 letters in

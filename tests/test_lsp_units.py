@@ -492,14 +492,14 @@ class _Overlapping(FakeRestorer):
         self.running = self.most_running = 0
         self.lock = threading.Lock()
 
-    def rank(self, lines, spans, with_scores, typed=None):
+    def rank(self, lines, spans, with_scores, typed=None, cased=None):
         with self.lock:
             self.running += 1
             self.most_running = max(self.most_running, self.running)
         self.meet()
         with self.lock:
             self.running -= 1
-        return super().rank(lines, spans, with_scores, typed)
+        return super().rank(lines, spans, with_scores, typed, cased)
 
 
 def _analysed_in_batches(restorer: FakeRestorer, batches: int):
@@ -534,10 +534,10 @@ def test_the_look_ahead_fills_its_free_slots_and_caches_in_the_order_asked():
     class SecondFirst(FakeRestorer):
         concurrent_batches = 2
 
-        def rank(self, lines, spans, with_scores, typed=None):
+        def rank(self, lines, spans, with_scores, typed=None, cased=None):
             if "cok 0" in lines:  # the first batch ends after the second
                 assert second_ranked.wait(10)
-            rankings = super().rank(lines, spans, with_scores, typed)
+            rankings = super().rank(lines, spans, with_scores, typed, cased)
             second_ranked.set()
             return rankings
 
@@ -592,9 +592,9 @@ def test_the_worker_waits_for_no_large_batch_when_a_newer_version_is_waiting():
     release = threading.Event()
 
     class Blocked(FakeRestorer):
-        def rank(self, lines, spans, with_scores, typed=None):
+        def rank(self, lines, spans, with_scores, typed=None, cased=None):
             release.wait(10)
-            return super().rank(lines, spans, with_scores, typed)
+            return super().rank(lines, spans, with_scores, typed, cased)
 
     snapshot, state = _snapshot(tuple(f"cok guzel {n}" for n in range(100)), Blocked()), DocumentState()
     newer = threading.Event()

@@ -113,6 +113,19 @@ def test_a_cased_network_with_convolutions_before_its_lstm_trains_resumes_and_re
     assert as_written.shape == lowered.shape and not np.array_equal(as_written, lowered)
 
 
+@pytest.mark.parametrize("cased", [True, False])
+def test_the_restorer_gives_the_network_its_lines_as_typed_and_only_a_cased_one_reads_the_capitals(cased, monkeypatch):
+    torch.manual_seed(0)
+    network = NeuralRestorer(CharTagger(ModelConfig(embed_dim=4, hidden=4, cased=cased)))
+    [as_typed, lowered] = network.line_probabilities(["ISIK Yakin", "isik yakin"])
+    assert np.array_equal(as_typed, lowered) is not cased
+    seen: list[str] = []
+    answer = network.line_probabilities
+    monkeypatch.setattr(network, "line_probabilities", lambda lines: seen.extend(lines) or answer(lines))
+    network.restore(["ISIK Yakin"])
+    assert seen == ["ISIK Yakin"]
+
+
 def test_batched_inference_matches_one_line_at_a_time_and_windows_cover_long_lines():
     model = tiny_model(replace(TINY, attention_heads=2))
     keys = [asciify(tr_lower(line)) for line in LINES] + ["cok uzun bir satir " * 6]

@@ -153,6 +153,8 @@ def test_suggest_is_the_same_with_every_word_fully_ranked(restorer, monkeypatch)
     shortened = restorer.suggest(lines)
     full_rank = type(restorer).rank
     monkeypatch.setattr(
-        type(restorer), "rank", lambda self, ls, spans, scores, typed=None: full_rank(self, ls, spans, scores)
+        type(restorer),
+        "rank",
+        lambda self, ls, spans, scores, typed=None, cased=None: full_rank(self, ls, spans, scores, cased=cased),
     )
     assert restorer.suggest(lines) == shortened

@@ -85,7 +85,8 @@ class LetterModel(Protocol):
 
 
 class Network(Protocol):
-    """Per line, the network's P(Turkish twin) of each character (``neural.NeuralRestorer``)."""
+    """Per line (as typed, or ``model_lower``-ed), the network's P(Turkish twin) of each
+    character (``neural.NeuralRestorer``)."""
 
     def line_probabilities(self, lines: list[str]) -> list[np.ndarray]: ...
 
@@ -115,7 +116,12 @@ class DefaultRestorer(Restorer):
         return self.ngram.counts(spellings)
 
     def rank(
-        self, lines: list[str], spans: list[list[Span]], with_scores: bool, typed: list[str] | None = None
+        self,
+        lines: list[str],
+        spans: list[list[Span]],
+        with_scores: bool,
+        typed: list[str] | None = None,
+        cased: list[str] | None = None,
     ) -> list[list[Ranking]]:
         """Decode each line with the count models' letters first; then ask the network about
         the words it can still change (unseen words, and competing words whose best share is
@@ -126,11 +132,12 @@ class DefaultRestorer(Restorer):
         the GIL), this one decodes the next chunk with the count models and finishes the
         chunks before."""
         typed_lines = typed_per_line(typed, len(lines))
+        network_lines = cased or lines
         rankings: list[list[Ranking]] = []
         pending: deque[tuple[_Counted, Future[_Asked]]] = deque()
         with ThreadPoolExecutor(NETWORK_THREADS, thread_name_prefix="nokta-network") as network:
             for chunk in _chunks(lines, CHUNK_CHARS):
-                counted = self._counted(lines[chunk], spans[chunk], typed_lines[chunk])
+                counted = self._counted(lines[chunk], spans[chunk], typed_lines[chunk], network_lines[chunk])
                 pending.append((counted, network.submit(self._network_probabilities, counted)))
                 if len(pending) > NETWORK_THREADS:
                     rankings += self._finished(*pending.popleft(), with_scores)
@@ -138,9 +145,11 @@ class DefaultRestorer(Restorer):
                 rankings += self._finished(*pending.popleft(), with_scores)
         return rankings
 
-    def _counted(self, lines: list[str], spans: list[list[Span]], typed: list[str | None]) -> _Counted:
+    def _counted(
+        self, lines: list[str], spans: list[list[Span]], typed: list[str | None], network_lines: list[str]
+    ) -> _Counted:
         """The lines decoded with the count models' letters (and the marginals that say which
-        words the network may still turn)."""
+        words the network may still turn); ``network_lines`` are what the network reads."""
         tokens = [token_spans(word_spans, line) for word_spans, line in zip(spans, lines)]
         texts = [line[t.start : t.end] for line, line_tokens in zip(lines, tokens) for t in line_tokens]
         found = iter(self.ngram.candidates(texts))
@@ -155,7 +164,7 @@ class DefaultRestorer(Restorer):
         sentences = [sentence_positions(self._with_rules(*line)) for line in zip(lines, tokens, words, cuts)]
         scores = self.ngram.arc_scores(sentences)
         decodings = [decode(sentence, arcs, with_marginals=True) for sentence, arcs in zip(sentences, scores)]
-        return _Counted(lines, spans, typed, tokens, cuts, parts, words, sentences, scores, decodings)
+        return _Counted(lines, network_lines, spans, typed, tokens, cuts, parts, words, sentences, scores, decodings)
 
     def _finished(self, counted: _Counted, network: Future[_Asked], with_scores: bool) -> list[list[Ranking]]:
         """The rankings of ``counted``'s lines, those the network was asked about decoded
@@ -335,7 +344,7 @@ class DefaultRestorer(Restorer):
             if windows
         ]
         snippets = [(letters, a, b) for _, letters in asked for a, b in letters.windows]
-        texts = [lines[index][a:b] for index, letters in asked for a, b in letters.windows]
+        texts = [counted.network_lines[index][a:b] for index, letters in asked for a, b in letters.windows]
         for (letters, start, end), p in zip(snippets, self.neural.line_probabilities(texts) if texts else []):
             letters.probabilities[start:end] = p
         return asked
@@ -367,6 +376,7 @@ class _Counted:
     again with the network's needs."""
 
     lines: list[str]
+    network_lines: list[str]  # the lines as typed where known (a network may read case)
     spans: list[list[Span]]
     typed: list[str | None]
     tokens: list[list[Span]]

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..alphabet import asciify
+from ..alphabet import asciify, fold_key
 from ..restorer import Ranking, Restorer
 from ..spans import Span
 from .candidates import best_spelling, ranked_spellings
@@ -37,9 +37,14 @@ class NeuralRestorer(Restorer):
         return cls(keep_cast_weights(model), meta)
 
     def rank(
-        self, lines: list[str], spans: list[list[Span]], with_scores: bool, typed: list[str] | None = None
+        self,
+        lines: list[str],
+        spans: list[list[Span]],
+        with_scores: bool,
+        typed: list[str] | None = None,
+        cased: list[str] | None = None,
     ) -> list[list[Ranking]]:
-        probabilities = self.line_probabilities(lines)
+        probabilities = self.line_probabilities(cased or lines)
         if not with_scores:
             rankings = []
             for line, line_spans, p in zip(lines, spans, probabilities):
@@ -52,8 +57,10 @@ class NeuralRestorer(Restorer):
         ]
 
     def line_probabilities(self, lines: list[str]) -> list[np.ndarray]:
-        """P(Turkish twin) per position of each ``model_lower``-ed line (0 where no head applies)."""
-        return twin_probabilities(self.model, [asciify(line) for line in lines])
+        """P(Turkish twin) per position of each line, as typed or ``model_lower``-ed (0
+        where no head applies). A network that reads case sees the capitals typed."""
+        read = asciify if self.model.config.cased else fold_key
+        return twin_probabilities(self.model, [read(line) for line in lines])
 
 
 def _weights_path(path: Path | None) -> Path:

@@ -138,7 +138,12 @@ class NgramRestorer(Restorer):
         return spelled
 
     def rank(
-        self, lines: list[str], spans: list[list[Span]], with_scores: bool, typed: list[str] | None = None
+        self,
+        lines: list[str],
+        spans: list[list[Span]],
+        with_scores: bool,
+        typed: list[str] | None = None,
+        cased: list[str] | None = None,
     ) -> list[list[Ranking]]:
         tokens = [token_spans(word_spans, line) for word_spans, line in zip(spans, lines)]
         texts = [line[t.start : t.end] for line, line_tokens in zip(lines, tokens) for t in line_tokens]

@@ -42,7 +42,14 @@ class FakeRestorer(Restorer):
         known = {spelling for ranking in LEXICON.values() for spelling, _ in ranking} - UNATTESTED
         return [100.0 if spelling in known else 0.0 for spelling in spellings]
 
-    def rank(self, lines: list[str], spans: list[list[Span]], with_scores: bool, typed: list[str] | None = None):
+    def rank(
+        self,
+        lines: list[str],
+        spans: list[list[Span]],
+        with_scores: bool,
+        typed: list[str] | None = None,
+        cased: list[str] | None = None,
+    ):
         self.calls.append(list(lines))
         if any("yavas" in line for line in lines):  # a slow model: holds the GIL like real work
             end = time.perf_counter() + SLOW_SECONDS
