@@ -34,6 +34,9 @@ def shipped(request):
         ("Bu api'leri ve mnist verisini kullandik.", "Bu api'leri ve mnist verisini kullandık."),
         # Turkish words with a capital I are still dotted where running text dots them.
         ("Istanbul'da yeni bir Isik festivali var.", "İstanbul'da yeni bir Işık festivali var."),
+        # A writer who types ı or İ tells I from İ: their capital I stays I.
+        ("İzmir'de Indus ve Isfahan uzerine konustuk.", "İzmir'de Indus ve Isfahan üzerine konuştuk."),
+        ("Bu Iterable sınıfı işe yarar.", "Bu Iterable sınıfı işe yarar."),
     ],
 )
 def test_each_class_of_english_words_acronyms_and_mixed_lines(shipped, typed, meant):
