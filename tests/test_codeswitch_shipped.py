@@ -34,6 +34,11 @@ def shipped(request):
         ("Bu api'leri ve mnist verisini kullandik.", "Bu api'leri ve mnist verisini kullandık."),
         # Turkish words with a capital I are still dotted where running text dots them.
         ("Istanbul'da yeni bir Isik festivali var.", "İstanbul'da yeni bir Işık festivali var."),
+        # A hyphenated word's capital I is looked up on the part it is in: no CRİSPR, MNİST.
+        (
+            "CRISPR-Cas9 yontemini ve Fashion-MNIST verisini kullandik.",
+            "CRISPR-Cas9 yöntemini ve Fashion-MNIST verisini kullandık.",
+        ),
         # A writer who types ı or İ tells I from İ: their capital I stays I.
         ("İzmir'de Indus ve Isfahan uzerine konustuk.", "İzmir'de Indus ve Isfahan üzerine konuştuk."),
         ("Bu Iterable sınıfı işe yarar.", "Bu Iterable sınıfı işe yarar."),

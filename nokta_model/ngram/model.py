@@ -66,14 +66,24 @@ class NgramRestorer(Restorer):
         or, on a line typed in ASCII, when the lexicon knows neither: then the letter
         models' choice stands (Istanbulca -> İstanbulca)."""
         counts = self.counts(dotted + undotted)
-        capitals = self.model.capitals
-        under = capitals.get(hash_all(dotted), 0).reshape(-1, 2).tolist() if dotted else []
+        under = self._under_capitals(dotted, undotted)
         return [
             under_dotted >= under_plain if under_plain else (d > 0 or (u == 0 and ascii_line)) and d >= u
             for d, u, ascii_line, (under_dotted, under_plain) in zip(
                 counts[: len(dotted)], counts[len(dotted) :], ascii_lines, under
             )
         ]
+
+    def _under_capitals(self, dotted: list[str], undotted: list[str]) -> list[list[float]]:
+        """(times written under a capital İ, under a capital I) of each word: of its hyphen
+        parts the capital changes, summed (CRISPR-Cas9 is asked about as crispr)."""
+        parts = [
+            [part for part, plain in zip(word_part_texts(d), word_part_texts(u)) if part != plain] or [d]
+            for d, u in zip(dotted, undotted)
+        ]
+        flat = [part for word in parts for part in word]
+        rows = iter(self.model.capitals.get(hash_all(flat), 0).reshape(-1, 2).tolist() if flat else [])
+        return [[sum(column) for column in zip(*islice(rows, len(word)))] for word in parts]
 
     def foreign_words(self, lines: list[str], spans: list[list[Span]]) -> list[list[bool]]:
         """Per word, whether it is foreign (``codeswitch``): its English frequency against
