@@ -156,6 +156,7 @@ class DefaultRestorer(Restorer):
         candidates = [list(islice(found, len(line_tokens))) for line_tokens in tokens]
         cuts = [_hyphen_cuts(*line) for line in zip(lines, tokens, candidates)]
         lexicon = [_with_harmony_variants(*line) for line in zip(candidates, cuts)]
+        self._look_up_unseen_words(lines, tokens, lexicon)
         context = self.context.twin_probabilities(lines, [_letters_decide(*line) for line in zip(tokens, lexicon)])
         beside_neighbours = self.ngram.attested_neighbours(lexicon)
         lines_typed = [_typed_line(*line) for line in zip(lines, tokens, lexicon)]
@@ -165,6 +166,22 @@ class DefaultRestorer(Restorer):
         scores = self.ngram.arc_scores(sentences)
         decodings = [decode(sentence, arcs, with_marginals=True) for sentence, arcs in zip(sentences, scores)]
         return _Counted(lines, network_lines, spans, typed, tokens, cuts, parts, words, sentences, scores, decodings)
+
+    def _look_up_unseen_words(self, lines: list[str], tokens: list[list[Span]], lexicon: list[list[Position]]) -> None:
+        """The count-based letters of the chunk's unseen words, looked up in one batch (the
+        count model remembers them for ``_counted_probabilities``). One word at a time,
+        each lookup is a short numpy call that lets the network's threads take the GIL."""
+        if not self.weights.unseen_counted:
+            return
+        words: dict[tuple[str, int], None] = {}
+        for line, line_tokens, positions in zip(lines, tokens, lexicon):
+            for token, position in zip(line_tokens, positions):
+                if position.unseen:
+                    text = line[token.start : token.end]
+                    key = position.key or token_key(text)
+                    words[key, spelling_mask(key, text) or 0] = None
+        if words:
+            self.ngram.all_unseen_letter_probabilities(list(words))
 
     def _finished(self, counted: _Counted, network: Future[_Asked], with_scores: bool) -> list[list[Ranking]]:
         """The rankings of ``counted``'s lines, those the network was asked about decoded
