@@ -48,14 +48,20 @@ def open_windows(positions: list[Position]) -> list[int]:
     a competing position or one or two after it (the first window ends at position 2)."""
     last = len(positions) - 1
     ends: list[int] = []
-    for index in [index for index, position in enumerate(positions) if len(position.ids) > 1]:
-        first = max(index, 2, ends[-1] + 1 if ends else 2)
-        ends.extend(range(first, min(index + 2, last) + 1))
+    after = 2  # the first end not taken yet
+    for index, position in enumerate(positions):
+        if len(position.ids) > 1:
+            stop = min(index + 2, last) + 1
+            ends.extend(range(max(index, after), stop))
+            after = max(after, stop)
     return ends
 
 
+_BOS, _EOS = Position([BOS]), Position([EOS])  # shared by every sentence: never changed
+
+
 def sentence_positions(words: list[Position]) -> list[Position]:
-    return [Position([BOS]), Position([BOS]), *words, Position([EOS])]
+    return [_BOS, _BOS, *words, _EOS]
 
 
 class Decoding(NamedTuple):
@@ -193,9 +199,12 @@ def decoded_rankings(
     its max-marginals when ``with_scores``). Given the line as ``typed`` (``Restorer.rank``),
     a word of one token whose best spelling is the typed one, with a share of at least 0.5,
     is left with an empty ranking."""
-    if typed is None and not with_scores:  # the best spelling of each token
+    if typed is None and not with_scores:  # the best spelling of each token (``_spelled``, inline)
         best = decoding.best[2:-1]
-        rankings = [[(_spelled(position, choice), 1.0)] for position, choice in zip(positions[2:-1], best)]
+        rankings = [
+            [(spell(position.key, mask) if (mask := position.masks[choice]) else position.key, 1.0)]
+            for position, choice in zip(positions[2:-1], best)
+        ]
     else:
         rankings = _typed_rankings(tokens, set(word_spans), positions, decoding, with_scores, typed)
     if tokens == word_spans:  # every word is one token

@@ -197,4 +197,3 @@ def load_archive(form: ArchiveFormat, path: Path) -> tuple[dict, dict[str, np.nd
     """(meta, arrays) of a checked archive, every array read."""
     archive = Archive(form, path)
     return archive.meta, {name: archive[name] for name in form.schema}
-

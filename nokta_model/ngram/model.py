@@ -32,7 +32,7 @@ TOKEN_CACHE_SIZE = 20_000  # distinct tokens remembered; bounds memory (bench.cl
 RARE_SPELLING_RATIO = 0.005
 _UNSURE = (0.02, 0.98)  # a character-model letter outside this range is taken as decided
 _START, _END = Position([BOS]), Position([EOS])  # the ends of every sentence; never changed
-_STEM_RE = re.compile("[^'’-]*")
+_STEM_RE = re.compile("[^'’-]*")  # a word up to its first apostrophe or hyphen (Issue'yu -> Issue)
 _OPENING = frozenset(" \t\"'“‘(")  # what may stand between a word and the text of its sentence before it
 _SENTENCE_END = frozenset(".!?:;…")
 #: ``NgramRestorer._key_evidence`` of a key.
@@ -78,12 +78,15 @@ class NgramRestorer(Restorer):
     def foreign_words(self, lines: list[str], spans: list[list[Span]]) -> list[list[bool]]:
         """Per word, whether it is foreign (``codeswitch``): its English frequency against
         its count in Turkish running text, its stem's up to an apostrophe or a hyphen."""
-        words = [
-            (_stem(line, span), in_capitals, _inside_sentence(line, span.start))
-            for line, line_spans in zip(lines, spans)
-            for in_capitals in [not any(map(str.islower, line))]
-            for span in line_spans
-        ]
+        words = []
+        for line, line_spans in zip(lines, spans):
+            in_capitals = not any(map(str.islower, line))
+            for start, end in line_spans:
+                stem = _STEM_RE.match(line, start, end).group()  # type: ignore[union-attr]  # matches always
+                # Where it stands tells only of a word that starts with a capital (an acronym, a
+                # name inside a sentence): other words keep one entry in the cache, not three.
+                capital = stem[:1].isupper()
+                words.append((stem, capital and in_capitals, capital and _inside_sentence(line, start)))
         evidence = iter(self._remembered(self._word_evidence_of, words, self._word_evidence))
         return [foreign_words(list(islice(evidence, len(line_spans)))) for line_spans in spans]
 
@@ -215,8 +218,10 @@ class NgramRestorer(Restorer):
         TOKEN_CACHE_SIZE): each distinct item not in it is looked up once, without the
         lock, so other threads' calls go on meanwhile."""
         with self._cache_lock:
-            cached = [cache.get(item) for item in items]
+            cached = list(map(cache.get, items))
         new = list(dict.fromkeys([item for item, value in zip(items, cached) if value is None]))
+        if not new:
+            return cached
         found = dict(zip(new, look_up(new)))
         with self._cache_lock:
             if len(cache) + len(found) > TOKEN_CACHE_SIZE:
@@ -253,12 +258,6 @@ class NgramRestorer(Restorer):
         ]
 
 
-def _stem(line: str, span: Span) -> str:
-    """The word at ``span`` up to its first apostrophe or hyphen (Issue'yu -> Issue)."""
-    stem = _STEM_RE.match(line, span.start, span.end)
-    return stem.group() if stem else ""
-
-
 def _inside_sentence(line: str, start: int) -> bool:
     """Whether a word starting at ``start`` follows other text of its sentence."""
     while start and line[start - 1] in _OPENING:
@@ -269,15 +268,16 @@ def _inside_sentence(line: str, start: int) -> bool:
 def _word_evidence(stem: str, found: KeyEvidence, in_capitals: bool, inside: bool) -> WordEvidence:
     """``found``: the stem's ``_key_evidence``."""
     ratio, turkish_acronym, turkish_spelled = found
+    capital = stem[:1].isupper()  # else neither an acronym nor capitalised
     return WordEvidence(
         ratio,
         turkish_letter=not TURKISH_ONLY.isdisjoint(stem),
         foreign_letter=not FOREIGN_ONLY.isdisjoint(stem) and not turkish_spelled,
-        acronym=not in_capitals and all_capitals(stem),
+        acronym=capital and not in_capitals and all_capitals(stem),
         # A word in capitals longer than an acronym is a word shouted: its lower-case spellings count.
         turkish_acronym=turkish_acronym or (len(stem) > MAX_ACRONYM and turkish_spelled),
         single_letter=len(stem) == 1,
-        capitalised_inside=inside and stem[:1].isupper() and stem[1:].islower(),
+        capitalised_inside=capital and inside and stem[1:].islower(),
     )
 
 
@@ -287,7 +287,10 @@ def _turkish_spelled(key: str, spellings: dict[int | None, float]) -> bool:
     capital is the ASCII I, and tokens typed in capitals leave ı-spellings (WIP: wıp)."""
     if not any(spellings):
         return False  # only spellings without a Turkish letter (mask 0, or None)
-    dotless = sum(1 << position for position, letter in enumerate(key[:MAX_MASK_BITS]) if letter == "i")
+    dotless, at = 0, key.find("i", 0, MAX_MASK_BITS)
+    while at >= 0:
+        dotless |= 1 << at
+        at = key.find("i", at + 1, MAX_MASK_BITS)
     turkish = sum(count for mask, count in spellings.items() if mask is not None and mask & ~dotless)
     return turkish > sum(spellings.values()) - turkish
 
