@@ -209,8 +209,14 @@ def decoded_rankings(
         rankings = _typed_rankings(tokens, set(word_spans), positions, decoding, with_scores, typed)
     if tokens == word_spans:  # every word is one token
         return rankings
-    choices = {token.start: (token, ranked) for token, ranked in zip(tokens, rankings)}
-    return [_word_ranking(line, span, choices) for span in word_spans]
+    ranked = iter(zip(tokens, rankings))  # each word's tokens, in order, from its start to its end
+    words = []
+    for span in word_spans:
+        parts = [next(ranked)]
+        while parts[-1][0].end < span.end:
+            parts.append(next(ranked))
+        words.append(parts[0][1] if len(parts) == 1 else _word_ranking(line, span, parts))
+    return words
 
 
 def _typed_rankings(
@@ -253,12 +259,9 @@ def _scored_ranking(position: Position, marginals: list[float], typed: str | Non
     return [(spell(position.key, mask), share) for mask, share in ranked]
 
 
-def _word_ranking(line: str, span: Span, choices: dict) -> Ranking:
-    """Rank a word's spellings from its tokens': the best of each, then one change at a time."""
-    first = choices[span.start]
-    if first[0].end == span.end:  # a word of one token
-        return first[1]
-    parts = [choices[start] for start in sorted(choices) if span.start <= start < span.end]
+def _word_ranking(line: str, span: Span, parts: list[tuple[Span, Ranking]]) -> Ranking:
+    """Rank the spellings of a word of several tokens from its tokens' (``parts``): the best
+    of each, then one change at a time."""
     base = list(line[span.start : span.end])
     for token, ranking in parts:
         base[token.start - span.start : token.end - span.start] = ranking[0][0]

@@ -144,7 +144,7 @@ class NgramRestorer(Restorer):
         self, lines: list[str], spans: list[list[Span]], with_scores: bool, typed: list[str] | None = None
     ) -> list[list[Ranking]]:
         tokens = [token_spans(word_spans, line) for word_spans, line in zip(spans, lines)]
-        texts = [line[t.start : t.end] for line, line_tokens in zip(lines, tokens) for t in line_tokens]
+        texts = [line[start:end] for line, line_tokens in zip(lines, tokens) for start, end in line_tokens]
         candidates = iter(self.candidates(texts))
         sentences = [sentence_positions(list(islice(candidates, len(t)))) for t in tokens]
         scores = self.arc_scores(sentences)
@@ -190,7 +190,9 @@ class NgramRestorer(Restorer):
         known, unseen = [], []
         for key, text, ids in zip(keys, texts, ranges):
             typed = spelling_mask(key, text) or 0
-            spellings = [spelling for spelling in islice(found, len(ids)) if spelling[1] & typed == typed]
+            spellings = list(islice(found, len(ids)))
+            if typed:
+                spellings = [spelling for spelling in spellings if spelling[1] & typed == typed]
             known.append(_plausible(spellings, typed))
             if not known[-1]:
                 unseen.append((key, typed))
