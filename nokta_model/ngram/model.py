@@ -216,9 +216,10 @@ class NgramRestorer(Restorer):
         return self._remembered(self._ids_of, keys, self.model.lexicon.candidates)
 
     def _remembered(self, cache: dict, items: list, look_up: Callable[[list], list]) -> list:
-        """``look_up`` of each item, through ``cache`` (emptied when it would outgrow
-        TOKEN_CACHE_SIZE): each distinct item not in it is looked up once, without the
-        lock, so other threads' calls go on meanwhile."""
+        """``look_up`` of each item, through ``cache``: each distinct item not in it is looked
+        up once, without the lock, so other threads' calls go on meanwhile. When the cache
+        would outgrow TOKEN_CACHE_SIZE it keeps only this call's items: the words of the
+        text at hand are those that come again soonest."""
         with self._cache_lock:
             cached = list(map(cache.get, items))
         new = list(dict.fromkeys([item for item, value in zip(items, cached) if value is None]))
@@ -227,7 +228,9 @@ class NgramRestorer(Restorer):
         found = dict(zip(new, look_up(new)))
         with self._cache_lock:
             if len(cache) + len(found) > TOKEN_CACHE_SIZE:
+                kept = {item: value for item, value in zip(items, cached) if value is not None}
                 cache.clear()
+                cache.update(kept)
             cache.update(found)
         return [found[item] if value is None else value for item, value in zip(items, cached)]
 
