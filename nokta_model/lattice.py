@@ -15,6 +15,7 @@ Every backend that decodes a lattice (count-based, the default) shares this modu
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -60,7 +61,7 @@ def open_windows(positions: list[Position]) -> list[int]:
 _BOS, _EOS = Position([BOS]), Position([EOS])  # shared by every sentence: never changed
 
 
-def sentence_positions(words: list[Position]) -> list[Position]:
+def sentence_positions(words: Iterable[Position]) -> list[Position]:
     return [_BOS, _BOS, *words, _EOS]
 
 

@@ -146,7 +146,7 @@ class NgramRestorer(Restorer):
         tokens = [token_spans(word_spans, line) for word_spans, line in zip(spans, lines)]
         texts = [line[start:end] for line, line_tokens in zip(lines, tokens) for start, end in line_tokens]
         candidates = iter(self.candidates(texts))
-        sentences = [sentence_positions(list(islice(candidates, len(t)))) for t in tokens]
+        sentences = [sentence_positions(islice(candidates, len(t))) for t in tokens]
         scores = self.arc_scores(sentences)
         return [
             line_rankings(line, word_spans, line_tokens, sentence, arcs, with_scores, line_typed)
