@@ -82,7 +82,9 @@ class NgramRestorer(Restorer):
         for line, line_spans in zip(lines, spans):
             in_capitals = not any(map(str.islower, line))
             for start, end in line_spans:
-                stem = _STEM_RE.match(line, start, end).group()  # type: ignore[union-attr]  # matches always
+                stem = line[start:end]
+                if "'" in stem or "’" in stem or "-" in stem:
+                    stem = _STEM_RE.match(stem).group()  # type: ignore[union-attr]  # matches always
                 # Where it stands tells only of a word that starts with a capital (an acronym, a
                 # name inside a sentence): other words keep one entry in the cache, not three.
                 capital = stem[:1].isupper()
