@@ -4,12 +4,12 @@ Every archive holds a ``meta`` array (UTF-8 JSON: format, version, SHA-256 of th
 arrays, and whatever the writer adds) beside named arrays. Reading checks the format,
 the version, every array's dtype and number of dimensions against a schema, and each
 member's bytes against the CRC-32 that the zip format keeps for it, so a truncated,
-corrupt or foreign file gives a ``ModelFileError`` that says what is wrong. The CRC-32
-catches accidental damage (a bad copy or download, a flipped bit) as surely as the
-SHA-256 did, at a third of its cost on every start; neither is proof against a
-deliberate edit, since whoever rewrites an array can rewrite the meta too. The SHA-256
-stay in the meta as the identity of the arrays, checked in full by the tests of the
-shipped files. Writes go to a ``.partial`` file renamed into place when complete.
+corrupt or foreign file gives a ``ModelFileError`` that says what is wrong. A CRC-32
+catches accidental damage (a bad copy or download, a flipped bit) at a third of a
+SHA-256's cost on every start; a hash in the meta would not stop a deliberate edit
+either, since whoever rewrites an array can rewrite the meta too. The meta keeps the
+arrays' SHA-256 as their identity, and the tests check the shipped files against it.
+Writes go to a ``.partial`` file renamed into place when complete.
 
 Arrays are compressed unless the writer names them ``stored``: those are written as they
 are, their data aligned in the file, and read as views of the file mapped in memory, so
