@@ -111,6 +111,9 @@ def fold_key(text: str) -> str:
     return asciify(tr_lower(text))
 
 
+_FOLDED_AMBIGUOUS = {letter: fold_key(letter) for letter in AMBIGUOUS}
+
+
 def restore_letters(original: str, restored_lower: str) -> str:
     """Apply a lower-case restoration to ``original`` letter by letter, keeping its case.
 
@@ -124,7 +127,7 @@ def restore_letters(original: str, restored_lower: str) -> str:
         return restored_lower  # the common case: only twins of ASCII lower-case letters
     out = list(original)
     for pos, (ch, new) in enumerate(zip(original, restored_lower)):
-        if ch not in AMBIGUOUS or asciify(new) != fold_key(ch):
+        if ch not in AMBIGUOUS or new.translate(_ASCIIFY_TABLE) != _FOLDED_AMBIGUOUS[ch]:
             continue
         out[pos] = _upper_char(new) if ch.isupper() else new
     return "".join(out)

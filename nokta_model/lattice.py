@@ -15,6 +15,7 @@ Every backend that decodes a lattice (count-based, the default) shares this modu
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -48,14 +49,20 @@ def open_windows(positions: list[Position]) -> list[int]:
     a competing position or one or two after it (the first window ends at position 2)."""
     last = len(positions) - 1
     ends: list[int] = []
-    for index in [index for index, position in enumerate(positions) if len(position.ids) > 1]:
-        first = max(index, 2, ends[-1] + 1 if ends else 2)
-        ends.extend(range(first, min(index + 2, last) + 1))
+    after = 2  # the first end not taken yet
+    for index, position in enumerate(positions):
+        if len(position.ids) > 1:
+            stop = min(index + 2, last) + 1
+            ends.extend(range(max(index, after), stop))
+            after = max(after, stop)
     return ends
 
 
-def sentence_positions(words: list[Position]) -> list[Position]:
-    return [Position([BOS]), Position([BOS]), *words, Position([EOS])]
+_BOS, _EOS = Position([BOS]), Position([EOS])  # shared by every sentence: never changed
+
+
+def sentence_positions(words: Iterable[Position]) -> list[Position]:
+    return [_BOS, _BOS, *words, _EOS]
 
 
 class Decoding(NamedTuple):
@@ -193,15 +200,24 @@ def decoded_rankings(
     its max-marginals when ``with_scores``). Given the line as ``typed`` (``Restorer.rank``),
     a word of one token whose best spelling is the typed one, with a share of at least 0.5,
     is left with an empty ranking."""
-    if typed is None and not with_scores:  # the best spelling of each token
+    if typed is None and not with_scores:  # the best spelling of each token (``_spelled``, inline)
         best = decoding.best[2:-1]
-        rankings = [[(_spelled(position, choice), 1.0)] for position, choice in zip(positions[2:-1], best)]
+        rankings = [
+            [(spell(position.key, mask) if (mask := position.masks[choice]) else position.key, 1.0)]
+            for position, choice in zip(positions[2:-1], best)
+        ]
     else:
         rankings = _typed_rankings(tokens, set(word_spans), positions, decoding, with_scores, typed)
     if tokens == word_spans:  # every word is one token
         return rankings
-    choices = {token.start: (token, ranked) for token, ranked in zip(tokens, rankings)}
-    return [_word_ranking(line, span, choices) for span in word_spans]
+    ranked = iter(zip(tokens, rankings))  # each word's tokens, in order, from its start to its end
+    words = []
+    for span in word_spans:
+        parts = [next(ranked)]
+        while parts[-1][0].end < span.end:
+            parts.append(next(ranked))
+        words.append(parts[0][1] if len(parts) == 1 else _word_ranking(line, span, parts))
+    return words
 
 
 def _typed_rankings(
@@ -244,12 +260,9 @@ def _scored_ranking(position: Position, marginals: list[float], typed: str | Non
     return [(spell(position.key, mask), share) for mask, share in ranked]
 
 
-def _word_ranking(line: str, span: Span, choices: dict) -> Ranking:
-    """Rank a word's spellings from its tokens': the best of each, then one change at a time."""
-    first = choices[span.start]
-    if first[0].end == span.end:  # a word of one token
-        return first[1]
-    parts = [choices[start] for start in sorted(choices) if span.start <= start < span.end]
+def _word_ranking(line: str, span: Span, parts: list[tuple[Span, Ranking]]) -> Ranking:
+    """Rank the spellings of a word of several tokens from its tokens' (``parts``): the best
+    of each, then one change at a time."""
     base = list(line[span.start : span.end])
     for token, ranking in parts:
         base[token.start - span.start : token.end - span.start] = ranking[0][0]

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from io import BufferedIOBase
+from typing import NamedTuple
 
 from .errors import NoktaError
 from .prose import Masker, blank, masker_for, turkish_line
@@ -36,8 +36,7 @@ _UTF16_ADVICE = "looks like UTF-16, not UTF-8; convert it first, e.g. iconv -f U
 _TURKISH_8BIT = frozenset(b"\xfd\xfe\xf0\xdd\xde\xd0\xe7\xf6\xfc\xc7\xd6\xdc")  # ı ş ğ İ Ş Ğ ç ö ü Ç Ö Ü
 
 
-@dataclass(frozen=True)
-class Piece:
+class Piece(NamedTuple):  # a tuple: made for every line, faster than a frozen dataclass
     body: str  # text without its line end
     end: str  # "\n", "\r\n", or "" (the line goes on in the next piece, or the input ended)
 

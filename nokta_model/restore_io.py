@@ -3,7 +3,6 @@ decided pieces, a progress bar on a terminal, and unified diffs for ``--diff``."
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import sys
@@ -12,8 +11,6 @@ from dataclasses import dataclass
 from io import BufferedIOBase, BytesIO
 from pathlib import Path
 from typing import cast
-
-from tqdm import tqdm
 
 from .errors import NoktaError
 from .pipeline import FILE_UNDECIDED_LINES, Piece, prose_batches
@@ -69,10 +66,15 @@ class StandardOutput:
 
 def source_batches(source: Source) -> Iterator[list[tuple[Piece, str]]]:
     """The source's batches, with a progress bar on a terminal for a file."""
-    show = source.size is not None and sys.stderr.isatty()
     undecided = FILE_UNDECIDED_LINES if source.path else 0  # a pipe's lines come out as they arrive
-    with tqdm(total=source.size, unit="B", unit_scale=True, desc=source.name, disable=not show) as bar:
-        for decided, read in prose_batches(source.stream, source.name, source.masker, undecided):
+    batches = prose_batches(source.stream, source.name, source.masker, undecided)
+    if source.size is None or not sys.stderr.isatty():
+        yield from (decided for decided, _ in batches)
+        return
+    from tqdm import tqdm  # a costly import, made only when a bar is shown
+
+    with tqdm(total=source.size, unit="B", unit_scale=True, desc=source.name) as bar:
+        for decided, read in batches:
             bar.update(read - bar.n)
             yield decided
 
@@ -82,5 +84,7 @@ _LINE_RE = re.compile(r"[^\n]*\n|[^\n]+")
 
 def unified_diff(before: str, after: str, name: str) -> str:
     """A unified diff that ``patch`` applies, with its "No newline at end of file" marks."""
+    import difflib  # only ``--diff`` needs it
+
     lines = difflib.unified_diff(_LINE_RE.findall(before), _LINE_RE.findall(after), name, name)
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)

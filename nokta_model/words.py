@@ -18,6 +18,8 @@ SPELLING_CACHE_SIZE = 1 << 15
 
 def token_spans(word_spans: list[Span], line: str) -> list[Span]:
     """The hyphen parts of every word, as spans in ``line``."""
+    if "-" not in line:  # the commonest line: each word is one token
+        return list(word_spans)
     tokens = []
     for word in word_spans:
         text = line[word.start : word.end]

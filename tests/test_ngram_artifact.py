@@ -1,12 +1,14 @@
 """The count-based model's file (format 3): hash keys read in place, the rest inflated when
 first used, each array checked; and the upgrade of a version 2 file."""
 
+import struct
 import zipfile
 
 import numpy as np
 import pytest
 
-from nokta_model import npz
+from nokta_model import charctx, npz
+from nokta_model.charctx import DEFAULT_CONTEXT_MODEL
 from nokta_model.errors import ModelFileError
 from nokta_model.ngram.artifact import ARCHIVE, DEFAULT_ARTIFACT, load_model, save_model, upgrade
 from nokta_model.ngram.model import NgramRestorer
@@ -48,14 +50,28 @@ def test_the_character_contexts_are_read_when_an_unseen_word_first_needs_them(ti
     """A corrupt character table goes unnoticed until then, and is a clear error there."""
     path = tmp_path / "tiny.npz"
     save_model(tiny_model, path, {})
-    with np.load(path) as archive:
-        arrays = {name: archive[name] for name in archive.files}
-    arrays["char_counts"] = arrays["char_counts"] + 1
-    np.savez_compressed(path, **arrays)
+    _damage(path, "char_counts")
     restorer = NgramRestorer(load_model(path))
     assert restorer.restore(LINES[:2]) == ["Çok yaşa sen de.", "Bu yasa meclisten geçti."]
-    with pytest.raises(ModelFileError, match=r"tiny\.npz: checksum mismatch in 'char_counts', the file is corrupt$"):
+    with pytest.raises(ModelFileError, match=r"tiny\.npz: .*'char_counts'"):
         restorer.restore(LINES[2:])
+
+
+@pytest.mark.parametrize(("form", "path"), [(ARCHIVE, DEFAULT_ARTIFACT), (charctx.ARCHIVE, DEFAULT_CONTEXT_MODEL)])
+def test_the_shipped_arrays_are_those_their_writer_recorded(form, path):
+    """The full SHA-256 of every array, too slow to repeat on every load (which checks CRC-32)."""
+    meta, arrays = npz.load_archive(form, path)
+    assert npz.checksum(arrays) == meta["sha256"]
+
+
+def _damage(path, name):
+    """Flip a bit in the middle of member ``name``'s data, as a bad copy would."""
+    with zipfile.ZipFile(path) as archive:
+        member = archive.getinfo(f"{name}.npy")
+    data = bytearray(path.read_bytes())
+    name_length, extra_length = struct.unpack_from("<HH", data, member.header_offset + 26)
+    data[member.header_offset + 30 + name_length + extra_length + member.compress_size // 2] ^= 1
+    path.write_bytes(data)
 
 
 def test_a_version_2_file_is_refused_and_upgraded_to_the_same_model(tiny_model, tmp_path):

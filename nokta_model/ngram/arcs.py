@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from itertools import product
+from itertools import chain, product
 
 import numpy as np
 
@@ -24,7 +24,7 @@ def score_windows(lm: LanguageModel, sentences: list[list[Position]]) -> list[di
     flat = [q for queries in per_sentence for q in queries]
     if not flat:
         return [{} for _ in sentences]
-    ids = np.array(flat, dtype=np.int64)
+    ids = np.fromiter(chain.from_iterable(flat), dtype=np.int64, count=4 * len(flat)).reshape(-1, 4)
     scores = lm.log_scores(ids[:, 1], ids[:, 2], ids[:, 3]).tolist()
     result, start = [], 0
     for queries in per_sentence:

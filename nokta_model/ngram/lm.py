@@ -33,7 +33,9 @@ class Lexicon:
         """Candidate ids of each key, most frequent first (empty if unknown)."""
         rows = self.key_table.find(hash_all(keys))
         spans = self.key_table.values[np.maximum(rows, 0)]
-        return [range(f, f + n) if row >= 0 else range(0) for row, (f, n) in zip(rows.tolist(), spans.tolist())]
+        first = np.where(rows >= 0, spans[:, 0], 0)
+        end = first + np.where(rows >= 0, spans[:, 1], 0)
+        return list(map(range, first.tolist(), end.tolist()))
 
     def counted(self, word_id: int) -> bool:
         """Whether the spelling was counted in running text, not only found in a word list."""

@@ -32,7 +32,7 @@ TOKEN_CACHE_SIZE = 20_000  # distinct tokens remembered; bounds memory (bench.cl
 RARE_SPELLING_RATIO = 0.005
 _UNSURE = (0.02, 0.98)  # a character-model letter outside this range is taken as decided
 _START, _END = Position([BOS]), Position([EOS])  # the ends of every sentence; never changed
-_STEM_RE = re.compile("[^'’-]*")
+_STEM_RE = re.compile("[^'’-]*")  # a word up to its first apostrophe or hyphen (Issue'yu -> Issue)
 _OPENING = frozenset(" \t\"'“‘(")  # what may stand between a word and the text of its sentence before it
 _SENTENCE_END = frozenset(".!?:;…")
 #: ``NgramRestorer._key_evidence`` of a key.
@@ -88,12 +88,17 @@ class NgramRestorer(Restorer):
     def foreign_words(self, lines: list[str], spans: list[list[Span]]) -> list[list[bool]]:
         """Per word, whether it is foreign (``codeswitch``): its English frequency against
         its count in Turkish running text, its stem's up to an apostrophe or a hyphen."""
-        words = [
-            (_stem(line, span), in_capitals, _inside_sentence(line, span.start))
-            for line, line_spans in zip(lines, spans)
-            for in_capitals in [not any(map(str.islower, line))]
-            for span in line_spans
-        ]
+        words = []
+        for line, line_spans in zip(lines, spans):
+            in_capitals = not any(map(str.islower, line))
+            for start, end in line_spans:
+                stem = line[start:end]
+                if "'" in stem or "’" in stem or "-" in stem:
+                    stem = _STEM_RE.match(stem).group()  # type: ignore[union-attr]  # matches always
+                # Where it stands tells only of a word that starts with a capital (an acronym, a
+                # name inside a sentence): other words keep one entry in the cache, not three.
+                capital = stem[:1].isupper()
+                words.append((stem, capital and in_capitals, capital and _inside_sentence(line, start)))
         evidence = iter(self._remembered(self._word_evidence_of, words, self._word_evidence))
         return [foreign_words(list(islice(evidence, len(line_spans)))) for line_spans in spans]
 
@@ -156,9 +161,9 @@ class NgramRestorer(Restorer):
         cased: list[str] | None = None,
     ) -> list[list[Ranking]]:
         tokens = [token_spans(word_spans, line) for word_spans, line in zip(spans, lines)]
-        texts = [line[t.start : t.end] for line, line_tokens in zip(lines, tokens) for t in line_tokens]
+        texts = [line[start:end] for line, line_tokens in zip(lines, tokens) for start, end in line_tokens]
         candidates = iter(self.candidates(texts))
-        sentences = [sentence_positions(list(islice(candidates, len(t)))) for t in tokens]
+        sentences = [sentence_positions(islice(candidates, len(t))) for t in tokens]
         scores = self.arc_scores(sentences)
         return [
             line_rankings(line, word_spans, line_tokens, sentence, arcs, with_scores, line_typed)
@@ -202,7 +207,9 @@ class NgramRestorer(Restorer):
         known, unseen = [], []
         for key, text, ids in zip(keys, texts, ranges):
             typed = spelling_mask(key, text) or 0
-            spellings = [spelling for spelling in islice(found, len(ids)) if spelling[1] & typed == typed]
+            spellings = list(islice(found, len(ids)))
+            if typed:
+                spellings = [spelling for spelling in spellings if spelling[1] & typed == typed]
             known.append(_plausible(spellings, typed))
             if not known[-1]:
                 unseen.append((key, typed))
@@ -226,16 +233,21 @@ class NgramRestorer(Restorer):
         return self._remembered(self._ids_of, keys, self.model.lexicon.candidates)
 
     def _remembered(self, cache: dict, items: list, look_up: Callable[[list], list]) -> list:
-        """``look_up`` of each item, through ``cache`` (emptied when it would outgrow
-        TOKEN_CACHE_SIZE): each distinct item not in it is looked up once, without the
-        lock, so other threads' calls go on meanwhile."""
+        """``look_up`` of each item, through ``cache``: each distinct item not in it is looked
+        up once, without the lock, so other threads' calls go on meanwhile. When the cache
+        would outgrow TOKEN_CACHE_SIZE it keeps only this call's items: the words of the
+        text at hand are those that come again soonest."""
         with self._cache_lock:
-            cached = [cache.get(item) for item in items]
+            cached = list(map(cache.get, items))
         new = list(dict.fromkeys([item for item, value in zip(items, cached) if value is None]))
+        if not new:
+            return cached
         found = dict(zip(new, look_up(new)))
         with self._cache_lock:
             if len(cache) + len(found) > TOKEN_CACHE_SIZE:
+                kept = {item: value for item, value in zip(items, cached) if value is not None}
                 cache.clear()
+                cache.update(kept)
             cache.update(found)
         return [found[item] if value is None else value for item, value in zip(items, cached)]
 
@@ -268,12 +280,6 @@ class NgramRestorer(Restorer):
         ]
 
 
-def _stem(line: str, span: Span) -> str:
-    """The word at ``span`` up to its first apostrophe or hyphen (Issue'yu -> Issue)."""
-    stem = _STEM_RE.match(line, span.start, span.end)
-    return stem.group() if stem else ""
-
-
 def _inside_sentence(line: str, start: int) -> bool:
     """Whether a word starting at ``start`` follows other text of its sentence."""
     while start and line[start - 1] in _OPENING:
@@ -284,15 +290,16 @@ def _inside_sentence(line: str, start: int) -> bool:
 def _word_evidence(stem: str, found: KeyEvidence, in_capitals: bool, inside: bool) -> WordEvidence:
     """``found``: the stem's ``_key_evidence``."""
     ratio, turkish_acronym, turkish_spelled = found
+    capital = stem[:1].isupper()  # else neither an acronym nor capitalised
     return WordEvidence(
         ratio,
         turkish_letter=not TURKISH_ONLY.isdisjoint(stem),
         foreign_letter=not FOREIGN_ONLY.isdisjoint(stem) and not turkish_spelled,
-        acronym=not in_capitals and all_capitals(stem),
+        acronym=capital and not in_capitals and all_capitals(stem),
         # A word in capitals longer than an acronym is a word shouted: its lower-case spellings count.
         turkish_acronym=turkish_acronym or (len(stem) > MAX_ACRONYM and turkish_spelled),
         single_letter=len(stem) == 1,
-        capitalised_inside=inside and stem[:1].isupper() and stem[1:].islower(),
+        capitalised_inside=capital and inside and stem[1:].islower(),
     )
 
 
@@ -302,7 +309,10 @@ def _turkish_spelled(key: str, spellings: dict[int | None, float]) -> bool:
     capital is the ASCII I, and tokens typed in capitals leave ı-spellings (WIP: wıp)."""
     if not any(spellings):
         return False  # only spellings without a Turkish letter (mask 0, or None)
-    dotless = sum(1 << position for position, letter in enumerate(key[:MAX_MASK_BITS]) if letter == "i")
+    dotless, at = 0, key.find("i", 0, MAX_MASK_BITS)
+    while at >= 0:
+        dotless |= 1 << at
+        at = key.find("i", at + 1, MAX_MASK_BITS)
     turkish = sum(count for mask, count in spellings.items() if mask is not None and mask & ~dotless)
     return turkish > sum(spellings.values()) - turkish
 

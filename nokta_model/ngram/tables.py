@@ -28,7 +28,8 @@ def string_hash(text: str) -> int:
 
 def hash_all(texts: list[str]) -> np.ndarray:
     """``string_hash`` of each text, the digests read by numpy in one go."""
-    digests = b"".join([_digest(text) for text in texts])
+    blake2b = hashlib.blake2b
+    digests = b"".join([blake2b(text.encode("utf-8"), digest_size=8).digest() for text in texts])  # ``_digest``, inline
     return (np.frombuffer(digests, dtype="<u8") >> 1).astype(np.int64)
 
 
@@ -110,4 +111,5 @@ def from_delta_planes(planes: np.ndarray) -> np.ndarray:
     deltas = np.empty((planes.shape[1], 8), dtype=np.uint8)
     for byte, plane in enumerate(planes):  # column by column: faster than a transposed copy
         deltas[:, byte] = plane
-    return np.cumsum(deltas.view("<i8").ravel(), dtype=np.int64)
+    keys = deltas.view("<i8").ravel()
+    return np.cumsum(keys, out=keys)  # in place: faster than into a new array
