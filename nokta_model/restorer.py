@@ -160,8 +160,7 @@ class Restorer(ABC):
         return rankings
 
     def _keep_undotted_capitals(self, prepared: list[_Line], rankings: list[list[Ranking]]) -> list[list[Ranking]]:
-        """Spell i as ı under a typed capital I wherever ``dotted_capitals`` says no, and on
-        every line whose writer typed ı or İ: there a typed I means I."""
+        """Spell i as ı under a typed capital I wherever ``dotted_capitals`` says no."""
         asked = [
             (li, wi, ci, _undotted(spelling, line.nfc[span.start : span.end]))
             for li, line in enumerate(prepared)
@@ -174,7 +173,7 @@ class Restorer(ABC):
         ascii_lines = [prepared[li].nfc.isascii() for li, *_ in asked]
         allowed = self.dotted_capitals(dotted, [undotted for *_, undotted in asked], ascii_lines)
         for (li, wi, ci, undotted), ok in zip(asked, allowed):
-            if not ok or _types_both_capitals_apart(prepared[li].nfc):
+            if not ok:
                 rankings[li][wi][ci] = (undotted, rankings[li][wi][ci][1])
         return rankings
 
@@ -276,11 +275,6 @@ def _foreign_spelling(line: _Line, span: Span, best: str) -> str:
     typed = _undotted(line.lowered[span.start : span.end], line.nfc[span.start : span.end])
     stem = _APOSTROPHE_RE.search(typed)
     return typed if stem is None else typed[: stem.start()] + best[stem.start() :]
-
-
-def _types_both_capitals_apart(text: str) -> bool:
-    """Whether the writer typed ı or İ: a keyboard that has them tells I from İ."""
-    return "ı" in text or "İ" in text
 
 
 def _undotted(spelling: str, typed: str) -> str:
