@@ -10,7 +10,7 @@ from pathlib import Path
 from .config import TrainConfig
 
 PRESETS = Path(__file__).with_name("configs")
-SHIPPED_CONFIG = "large"  # the configuration of the network the package ships
+SHIPPED_CONFIG = "small-cased"  # the configuration of the network the package ships
 
 
 def add_train_arguments(parser: argparse.ArgumentParser) -> None:
