@@ -193,7 +193,7 @@ class Restorer(ABC):
             if not ranking:
                 continue
             typed, best = nfc[start:end], ranking[0][0]
-            if best != lowered[start:end] or "I" in typed:  # not _same_spelling, inline in this loop
+            if not _same_spelling(typed, lowered[start:end], best):
                 pieces += (nfc[done:start], restore_letters(typed, best))
                 done = end
         if not pieces:

@@ -171,7 +171,7 @@ class DefaultRestorer(Restorer):
 
     def _look_up_unseen_words(self, lines: list[str], tokens: list[list[Span]], lexicon: list[list[Position]]) -> None:
         """The count-based letters of the chunk's unseen words, looked up in one batch (the
-        count model remembers them for ``_counted_probabilities``). One word at a time,
+        count model remembers them for ``_unseen_position``). One word at a time,
         each lookup is a short numpy call that lets the network's threads take the GIL."""
         if not self.weights.unseen_counted:
             return
@@ -292,15 +292,15 @@ class DefaultRestorer(Restorer):
         """The best spelling of a word the lexicon lacks by its letter logits, single-letter
         flips of it, and on a line typed with Turkish letters the word as typed."""
         weights = self.weights
+        typed = spelling_mask(key, text) or 0
         logits = weights.unseen_context * context_logits
         if weights.unseen_network and network is not None:
             logits = logits + weights.unseen_network * _logit(network)
         if weights.unseen_counted:
-            counted = self._counted_probabilities(key, text)
+            counted = self.ngram.unseen_letter_probabilities(key, typed)
             logits = logits + weights.unseen_counted * _logit(np.array([counted.get(b, 0.5) for b in free.tolist()]))
         score = letter_scorer(free, logits)
         gains = dict(zip(free.tolist(), logits.tolist()))
-        typed = spelling_mask(key, text) or 0
         best = typed | sum(1 << bit for bit, gain in gains.items() if gain > 0)
         flips = sorted(gains, key=lambda bit: abs(gains[bit]))[:UNSEEN_ALTERNATIVES]
         masks = [best] + [best ^ (1 << bit) for bit in flips]
@@ -378,10 +378,6 @@ class DefaultRestorer(Restorer):
         if best_share < NETWORK_BELOW_SHARE and self.weights.network:
             return COMPETING_CONTEXT if best_share < NARROW_FROM_SHARE else NARROW_CONTEXT
         return 0
-
-    def _counted_probabilities(self, key: str, text: str) -> dict[int, float]:
-        """The count-based model's letter probabilities for an unseen word."""
-        return self.ngram.unseen_letter_probabilities(key, spelling_mask(key, text) or 0)
 
 
 #: What scores a line's positions: line, tokens, lexicon positions, context-model letters,
