@@ -19,12 +19,16 @@ from .pipeline import Piece, restore_pieces
 from .restorer import Restorer
 
 IN_FLIGHT_PER_WORKER = 2
+#: Signals the command stops on: held back while a worker is being started, so that the
+#: parent never leaves a worker half-started (it would print a traceback of its own).
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
 
 _restorer: Restorer | None = None  # the model of this worker process
 
 
 def _load(backend: str, device: str) -> None:
     global _restorer
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)  # held back while it started
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     os.environ["OMP_NUM_THREADS"] = "1"  # one core per worker: torch must not spread over the others
     _restorer = load_restorer(backend, device=device)
@@ -47,11 +51,19 @@ class WorkerPool:
         """The restored text of each batch, in the order the batches came."""
         in_flight: deque[Future[str]] = deque()
         for batch in batches:
-            in_flight.append(self.executor.submit(_restore, batch))
+            in_flight.append(self._submit(batch))
             if len(in_flight) >= self.jobs * IN_FLIGHT_PER_WORKER:
                 yield in_flight.popleft().result()
         while in_flight:
             yield in_flight.popleft().result()
+
+    def _submit(self, batch: list[tuple[Piece, str]]) -> Future[str]:
+        """``batch`` queued; a worker the pool starts for it is started whole."""
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        try:
+            return self.executor.submit(_restore, batch)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
     def close(self, finished: bool) -> None:
         """Stop the workers: wait for them to exit when the work is done, so none outlives
