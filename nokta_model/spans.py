@@ -83,9 +83,6 @@ def word_spans(line: str) -> list[Span]:
         end = start + len(text)
         if text[0] in _ROMAN_FIRST and _ROMAN_NUMERAL_RE.fullmatch(text):
             continue
-        if text.isalpha() and (text.islower() or text.isupper() or text[1:].islower()):  # the commonest token
-            spans.append(_new_span((start, end)))
-            continue
         letters = text[:-1] if text[-1] in _PLAIN_END else text
         plain = letters.isalpha() or _PLAIN_TOKEN_RE.fullmatch(text)
         if plain and (text.islower() or text.isupper() or text[1:].islower()):  # a word as it stands
