@@ -70,6 +70,8 @@ TRAIN_FILES = (
         "gh_DjangoGirls_tutorial_tutorial.txt", "Django Girls tutorial, translated", "CC BY-SA 4.0", 2, "technical"
     ),
     CorpusFile("gh_tldr-pages_tldr_pages.txt", "command descriptions", "CC BY 4.0", 2, "technical"),
+    CorpusFile("gh_ttc3600_news.txt", "news articles (TTC-3600)", "CC BY 4.0", 2, "news"),
+    CorpusFile("gh_parlamint_tr_sample.txt", "parliament transcripts (ParlaMint-TR)", "CC BY 4.0", 2, "speeches"),
 )
 
 LEXICON_FILES = (

@@ -72,6 +72,10 @@ class TrainConfig:
     #: A cased model's chunks read without capitals, and all in capitals (``data.CaseMix``).
     case_lowered: float = 0.3
     case_all_capitals: float = 0.05
+    #: A new run starts from these weights (a checkpoint of the same model config) instead
+    #: of random ones: a network fine-tuned on a changed corpus mix. Relative paths are the
+    #: package's (``data/neural.safetensors``: the shipped network).
+    init_weights: str = ""
 
     @classmethod
     def from_dict(cls, values: dict[str, Any]) -> TrainConfig:

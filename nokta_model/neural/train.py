@@ -50,6 +50,8 @@ def train_neural(
     )
     optimizer = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     state = _resume(model, optimizer, run_dir)
+    if state["step"] == 0 and config.init_weights:
+        _start_from(model, config.init_weights)
     loop = TrainingLoop(config, run_dir, model, optimizer, state, dev, ranks)
     try:
         loop.run(streams, progress and ranks.is_main)
@@ -262,6 +264,17 @@ def _resume(model: CharTagger, optimizer: torch.optim.Optimizer, run_dir: Path) 
     saved, _ = load_model(run_dir / "last.safetensors", next(model.parameters()).device)
     model.load_state_dict(saved.state_dict())
     return fresh | load_optimizer(optimizer, run_dir / "optimizer.safetensors")
+
+
+def _start_from(model: CharTagger, weights: str) -> None:
+    """A new run's weights: a trained checkpoint's, its class weights included."""
+    path = Path(weights)
+    if not path.is_absolute():
+        path = Path(__file__).resolve().parents[1] / path
+    saved, _ = load_model(path, next(model.parameters()).device)
+    if saved.config != model.config:
+        raise ValueError(f"init_weights {path}: its model config differs from the run's")
+    model.load_state_dict(saved.state_dict())
 
 
 def _seed_everything(seed: int, threads: int) -> None:
