@@ -68,11 +68,12 @@ def environment(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def test_the_wheel_carries_the_models_and_their_licences(wheel: Path):
+def test_the_wheel_carries_the_models_their_licences_and_the_config_schema(wheel: Path):
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
         metadata = archive.read(f"nokta-{nokta_model.__version__}.dist-info/METADATA").decode()
     assert all(f"nokta_model/data/{name}" in names for name in SHIPPED)
+    assert "nokta_model/config/schema.json" in names  # the configuration's schema, for editors
     assert wheel.name.startswith(f"nokta-{nokta_model.__version__}-")
     assert all(f"License-File: {name}" in metadata.splitlines() for name in LICENCE_FILES)
 
