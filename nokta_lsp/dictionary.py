@@ -1,6 +1,7 @@
 """Words the user told nokta to leave alone: settings, dictionary files, this session.
 
-Scopes: ``document`` (kept in memory for an open document), ``workspace`` (the file
+Scopes: ``document`` (kept in memory for the session, so a document closed and opened
+again keeps its words), ``workspace`` (the file
 in ``dictionaryPath``, else ``.nokta-words.txt`` in the workspace root) and ``user``
 (``$XDG_CONFIG_HOME/nokta/words.txt``). Files hold one word a line; ``#`` starts a
 comment. How words match, and reading the files: ``nokta_model.check.words``.

@@ -130,7 +130,6 @@ class Session:
         self._results.pop(uri, None)
         self._completed.pop(uri, None)
         self._skipped.discard(uri)
-        self.dictionary.per_document.pop(uri, None)
         self.autocorrectors.pop(uri, None)
 
     def uris(self) -> list[str]:
