@@ -6,7 +6,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from io import BytesIO
 from pathlib import Path
 from typing import cast
@@ -57,6 +57,17 @@ def format_name(value: str) -> str:
     return masker.name
 
 
+def worker_count(value: str) -> int:
+    """A ``--jobs`` value: a whole number of worker processes, 1 or more."""
+    try:
+        count = int(value)
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of worker processes (1 or more)")
+    return count
+
+
 def _add_format_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", default="auto", type=format_name, metavar="FORMAT", help=FORMAT_HELP)
 
@@ -79,7 +90,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_format_argument(restore)
     restore.add_argument(
-        "--jobs", "-j", type=int, default=0, help="worker processes (default: every core for inputs over 8 MB)"
+        "--jobs",
+        "-j",
+        type=worker_count,
+        metavar="N",
+        help="worker processes, 1 or more (default: every core for inputs over 8 MB)",
     )
     _add_backend_arguments(restore)
     restore.set_defaults(run=_restore)
@@ -125,6 +140,8 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--device", default="auto", help="neural: auto, cpu, cuda or mps")
     train.set_defaults(run=_train)
     add_corpus_command(commands)
+    for command in commands.choices.values():
+        command.set_defaults(parser=command)  # a UsageError shows the command's own usage
     return parser
 
 
@@ -136,8 +153,8 @@ def _read_text(path: Path) -> str:
     return decode_text(data, str(path))
 
 
-def _jobs(requested: int, sources: list[Source]) -> int:
-    if requested:
+def _jobs(requested: int | None, sources: list[Source]) -> int:
+    if requested is not None:
         return requested
     total = sum(source.size or 0 for source in sources)
     return os.cpu_count() or 1 if total >= AUTO_JOBS_BYTES else 1
@@ -154,9 +171,11 @@ def _restore(args: argparse.Namespace) -> int:
     pool = WorkerPool(args.backend, args.device, jobs) if jobs > 1 else None
     restorer = None if pool else load_restorer(args.backend, device=args.device)
     keep_for_life()
+    opened: list[Generator] = []  # each source's batches, closed (its progress bar ended) before any message
 
     def restored(source: Source) -> Iterator[str]:
         batches = source_batches(source)
+        opened.append(batches)
         if pool:
             return pool.restore(batches)
         assert restorer is not None
@@ -184,6 +203,8 @@ def _restore(args: argparse.Namespace) -> int:
     finally:
         if pool:
             pool.close(finished)
+        for batches in opened:
+            batches.close()
         for source in sources:
             if source.path:
                 source.stream.close()
@@ -294,7 +315,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.run(args)
     except UsageError as error:
-        parser.error(str(error))
+        command: argparse.ArgumentParser = args.parser
+        command.error(str(error))
     except (NoktaError, FileNotFoundError, ValueError) as error:
         print(f"nokta: error: {error}", file=sys.stderr)
         return error_status

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass
 from io import BufferedIOBase, BytesIO
 from pathlib import Path
@@ -64,8 +64,8 @@ class StandardOutput:
             raise NoktaError(f"standard output: {error.strerror or error}") from None
 
 
-def source_batches(source: Source) -> Iterator[list[tuple[Piece, str]]]:
-    """The source's batches, with a progress bar on a terminal for a file."""
+def source_batches(source: Source) -> Generator[list[tuple[Piece, str]]]:
+    """The source's batches, with a progress bar on a terminal for a file; ``close()`` ends the bar."""
     undecided = FILE_UNDECIDED_LINES if source.path else 0  # a pipe's lines come out as they arrive
     batches = prose_batches(source.stream, source.name, source.masker, undecided)
     if source.size is None or not sys.stderr.isatty():

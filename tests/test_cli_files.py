@@ -122,12 +122,18 @@ def test_an_empty_file_restores_to_nothing_alone_or_among_others(tmp_path):
         (["--format", "code-cobol"], "unknown format 'code-cobol'"),
         (["--in-place"], "--in-place restores FILE arguments"),
         (["-i", "x.txt", "-o", "y.txt"], "not allowed with argument"),
-        (["--jobs", "two"], "invalid int value"),
+        (["--check", "x.txt", "-o", "y.txt"], "--diff and --check write no file"),
+        (["--jobs", "two"], "'two' is not a number of worker processes (1 or more)"),
+        (["--jobs", "0"], "'0' is not a number of worker processes (1 or more)"),
+        (["-j", "-1"], "'-1' is not a number of worker processes (1 or more)"),
     ],
 )
-def test_usage_errors_exit_2(args, message):
+def test_usage_errors_exit_2_with_the_restore_usage_and_one_error_line(args, message):
     result = restore(*args, stdin=b"cok\n")
-    assert result.returncode == 2 and message in result.stderr.decode(), result.stderr
+    err = result.stderr.decode()
+    assert result.returncode == 2 and err.startswith("usage: nokta restore "), err
+    assert err.splitlines()[-1].startswith("nokta restore: error: ") and message in err.splitlines()[-1], err
+    assert "Traceback" not in err and result.stdout == b""
 
 
 def test_every_format_the_help_names_is_accepted():

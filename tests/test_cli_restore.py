@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import select
 import signal
+import struct
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 
@@ -77,6 +81,46 @@ def test_ctrl_c_sigterm_and_sighup_leave_every_file_whole(tmp_path, mode, signum
     assert result.stderr.decode() == message
     assert first.read_bytes() == original and second.read_bytes() == original
     assert not list(tmp_path.glob(".*.nokta"))  # no temporary file left behind
+
+
+def test_ctrl_c_ends_the_progress_bar_before_the_message(tmp_path):
+    """On a terminal the bar is drawn on standard error; after Ctrl-C it is ended (its line
+    closed) before "nokta: interrupted", and never drawn again after it."""
+    write_text(tmp_path / "in.txt", 6)
+    terminal = read_terminal(["in.txt", "-o", "out.txt"], tmp_path, interrupt_after=b"B/s]")
+    assert terminal.returncode == 130
+    *bar, last = terminal.stderr.decode().split("\r\n")[:-1]  # a terminal ends lines with CR LF
+    assert last == "nokta: interrupted" and terminal.stderr.endswith(b"\r\n")
+    assert len(bar) == 1 and bar[0].rsplit("\r", 1)[-1].startswith("in.txt: ") and "B/s]" in bar[0]
+
+
+def read_terminal(args: list[str], cwd: Path, interrupt_after: bytes) -> subprocess.CompletedProcess:
+    """Run a restore with standard error on a pseudo-terminal (80 columns), send SIGINT once
+    ``interrupt_after`` was written to it, and return all it wrote there."""
+    controller, terminal = os.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    process = subprocess.Popen(
+        [*NOKTA, *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=terminal, preexec_fn=_default_signals
+    )
+    os.close(terminal)
+    written, interrupted = b"", False
+    while chunk := _read_some(controller):
+        written += chunk
+        if not interrupted and interrupt_after in written:
+            process.send_signal(signal.SIGINT)
+            interrupted = True
+    os.close(controller)
+    return subprocess.CompletedProcess(args, process.wait(timeout=60), b"", written)
+
+
+def _read_some(controller: int) -> bytes:
+    """What the terminal has (b"" once every writer closed it)."""
+    ready, _, _ = select.select([controller], [], [], 60)
+    assert ready, "nothing written to the terminal for 60 s"
+    try:
+        return os.read(controller, 4096)
+    except OSError:  # EIO: the process closed its end
+        return b""
 
 
 def test_in_place_restores_each_file_and_keeps_its_mode(tmp_path):

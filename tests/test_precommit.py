@@ -95,3 +95,16 @@ def test_commit_msg_hook_checks_the_message(repository):
     accepted = git(repository, "commit", "-q", "-m", "Yarın görüşürüz")
     assert accepted.returncode == 0, accepted.stdout + accepted.stderr
     assert git(repository, "log", "--format=%s").stdout == "Yarın görüşürüz\n"
+
+
+def test_each_hook_runs_only_in_its_stage(repository):
+    """With both stages installed, a commit runs each hook once and lists none as skipped."""
+    (repository / "a.md").write_text(RESTORED, encoding="utf-8")
+    git(repository, "add", "a.md")
+    installed = pre_commit(repository, "install", "--hook-type", "pre-commit", "--hook-type", "commit-msg")
+    assert installed.returncode == 0, installed.stderr
+    done = git(repository, "commit", "-m", "Yarın görüşürüz")
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    ran = [line.split(".", 1)[0] for line in output.splitlines() if line.endswith(("Passed", "Skipped"))]
+    assert ran == [hook["name"] for hook in published_hooks()], output
