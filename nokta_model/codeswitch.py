@@ -4,9 +4,10 @@ Technical Turkish mixes in English words (``Yeni bir Issue actim``); restoring t
 gives ``İssue``, ``ınput``. Each word's evidence is the log ratio of its frequency in
 English (``wordfreq``, taken into the count-based model at build time) to its frequency
 in Turkish running text (the model's lexicon, every spelling of its ASCII key); a
-two-state hidden Markov model over the words of the line (Turkish, foreign) adds that a
-language rarely changes from one word to the next, so a word common in both languages
-(``on``, ``is``, ``her``) takes the language of its neighbours. A word is foreign when its
+two-state hidden Markov model over the words of each sentence (Turkish, foreign) adds that
+a language rarely changes from one word to the next, so a word common in both languages
+(``on``, ``is``, ``her``) takes the language of its neighbours; a sentence starts afresh
+(``Tamam. Issue kapandi.``: the Turkish word before the full stop says nothing of ``Issue``). A word is foreign when its
 posterior is above ``FOREIGN_POSTERIOR``. Rules first: an acronym (``capitals.is_acronym``)
 on a line typed with Turkish letters stays as typed (``AGİT``, ``AGI``), a word typed with a
 Turkish letter is Turkish, another acronym is foreign unless running text writes it with
@@ -23,11 +24,12 @@ The backend supplies the frequencies (``WordEvidence``); this module only decide
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import NamedTuple
 
 #: Probability that the language changes between two neighbouring words of a line.
 SWITCH = 0.1
-FOREIGN_PRIOR = 0.2  # … that a line's first word is foreign
+FOREIGN_PRIOR = 0.2  # … that a sentence's first word is foreign
 FOREIGN_POSTERIOR = 0.5
 #: Letters no Turkish word has: a word with one is foreign (wip, Twitter).
 FOREIGN_ONLY = frozenset("wqxWQX")
@@ -80,21 +82,31 @@ def emission(word: WordEvidence, turkish_line: bool = False) -> float:
     return max(-MAX_EVIDENCE, min(MAX_EVIDENCE, ratio))
 
 
-def foreign_posteriors(words: list[WordEvidence]) -> list[float]:
-    """P(foreign) of each word of a line (forward-backward over the two languages)."""
-    return _posteriors(_emissions(words))
+def foreign_posteriors(words: list[WordEvidence], starts: Sequence[int] = (0,)) -> list[float]:
+    """P(foreign) of each word of a line (forward-backward over the two languages, within
+    each sentence: ``starts`` are the indices of the words that begin one)."""
+    emissions = _emissions(words)
+    return [p for begin, end in _sentences(starts, len(words)) for p in _posteriors(emissions[begin:end])]
 
 
-def foreign_words(words: list[WordEvidence]) -> list[bool]:
-    """Which words of a line are foreign and stay as typed. A line none of whose words
-    leans foreign has none but those with a foreign letter (the common case, decided
-    without the model). A foreign letter decides its own word only: a w in a Turkish
-    sentence (a letter named, an identifier) says nothing of its neighbours."""
+def foreign_words(words: list[WordEvidence], starts: Sequence[int] = (0,)) -> list[bool]:
+    """Which words of a line are foreign and stay as typed (``starts``: the indices of the
+    words that begin a sentence). A line none of whose words leans foreign has none but
+    those with a foreign letter (the common case, decided without the model). A foreign
+    letter decides its own word only: a w in a Turkish sentence (a letter named, an
+    identifier) says nothing of its neighbours."""
     forced = [word.foreign_letter and not (word.turkish_letter or word.single_letter) for word in words]
     emissions = _emissions(words)
     if all(foreign <= 0.0 for foreign in emissions):
         return forced
-    return [p > FOREIGN_POSTERIOR or by_letter for p, by_letter in zip(_posteriors(emissions), forced)]
+    posteriors = [p for begin, end in _sentences(starts, len(words)) for p in _posteriors(emissions[begin:end])]
+    return [p > FOREIGN_POSTERIOR or by_letter for p, by_letter in zip(posteriors, forced)]
+
+
+def _sentences(starts: Sequence[int], count: int) -> list[tuple[int, int]]:
+    """(begin, end) word indices of each sentence of a line of ``count`` words."""
+    bounds = [start for start in starts if 0 < start < count]
+    return list(zip([0, *bounds], [*bounds, count]))
 
 
 def _posteriors(emissions: list[float]) -> list[float]:

@@ -23,6 +23,14 @@ def test_a_word_common_in_both_languages_takes_its_neighbours_language():
     assert foreign_words([ENGLISH, both, ENGLISH]) == [True, True, True]
 
 
+def test_each_sentence_of_a_line_starts_afresh():
+    """Tamam. Issue kapandi.: the Turkish word before the full stop says nothing of Issue."""
+    issue = WordEvidence(4.1)
+    assert foreign_words([TURKISH, issue, TURKISH]) == [False, False, False]
+    assert foreign_words([TURKISH, issue, TURKISH], starts=[0, 1]) == [False, True, False]
+    assert foreign_posteriors([TURKISH, issue], starts=[0, 1])[1] == foreign_posteriors([issue])[0]
+
+
 def test_posteriors_are_probabilities():
     posteriors = foreign_posteriors([TURKISH, WordEvidence(0.0), ENGLISH])
     assert all(0.0 < p < 1.0 for p in posteriors)

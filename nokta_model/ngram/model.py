@@ -87,10 +87,12 @@ class NgramRestorer(Restorer):
 
     def foreign_words(self, lines: list[str], spans: list[list[Span]]) -> list[list[bool]]:
         """Per word, whether it is foreign (``codeswitch``): its English frequency against
-        its count in Turkish running text, its stem's up to an apostrophe or a hyphen."""
-        words = []
+        its count in Turkish running text, its stem's up to an apostrophe or a hyphen, and
+        its neighbours' within its sentence."""
+        words, starts = [], []
         for line, line_spans in zip(lines, spans):
             in_capitals = not any(map(str.islower, line))
+            starts.append([index for index, (start, _) in enumerate(line_spans) if not _inside_sentence(line, start)])
             for start, end in line_spans:
                 stem = line[start:end]
                 if "'" in stem or "’" in stem or "-" in stem:
@@ -100,7 +102,10 @@ class NgramRestorer(Restorer):
                 capital = stem[:1].isupper()
                 words.append((stem, capital and in_capitals, capital and _inside_sentence(line, start)))
         evidence = iter(self._remembered(self._word_evidence_of, words, self._word_evidence))
-        return [foreign_words(list(islice(evidence, len(line_spans)))) for line_spans in spans]
+        return [
+            foreign_words(list(islice(evidence, len(line_spans))), line_starts)
+            for line_spans, line_starts in zip(spans, starts)
+        ]
 
     def _word_evidence(self, words: list[tuple[str, bool, bool]]) -> list[WordEvidence]:
         """``WordEvidence`` of each (stem, line in capitals, inside a sentence)."""
