@@ -60,3 +60,26 @@ async def test_markdown_blocks_by_commonmark_as_the_document_is_edited(client: L
     # Closed on the same line, it gives the rest back (the text after --> is shown on the page).
     change_document(client, "file:///r.md", 3, (span(5, 5, 5), "not --> "))
     assert lines_flagged(await diagnostics_for(client, "file:///r.md", 3)) == [0, 0, 0, 2, 5, 5, 8, 8, 9]
+
+
+async def test_html_pre_and_code_are_code_in_markdown_and_html_documents(client: LanguageClient):
+    await initialize(client)
+    note = "Bugun <code>cok</code> guzel.\n\n<div>\n<pre>\nguzel\n\nbugun\n</pre>\n</div>\nBugun cok guzel.\n"
+    open_document(client, "file:///n.md", note, language_id="markdown")
+    assert flagged(await diagnostics_for(client, "file:///n.md", 1)) == [
+        (0, "Bugun → Bugün"),
+        (0, "guzel → güzel"),
+        (9, "Bugun → Bugün"),  # after </pre> and </div>: text again
+        (9, "cok → çok"),
+        (9, "guzel → güzel"),
+    ]
+    # Inline <code> left open runs to the paragraph's end.
+    change_document(client, "file:///n.md", 2, (span(0, 22, 22), "<code>"))
+    assert lines_flagged(await diagnostics_for(client, "file:///n.md", 2)) == [0, 9, 9, 9]
+    page = '<p>Bugun <code>cok</code> guzel.</p>\n<pre\n class="x">bugun\n</pre> cok\n'
+    open_document(client, "file:///p.html", page, language_id="html")
+    assert flagged(await diagnostics_for(client, "file:///p.html", 1)) == [
+        (0, "Bugun → Bugün"),
+        (0, "guzel → güzel"),
+        (3, "cok → çok"),
+    ]

@@ -45,6 +45,26 @@ def test_markdown_html_blocks_open_only_where_commonmark_says():
     assert masked("markdown", "Paragraf\n<span>\nicerik") == ["Paragraf", "", "icerik"]
 
 
+def test_markdown_html_pre_and_code_are_code_in_blocks_and_inside_paragraphs():
+    # <pre> opens an HTML block of kind 1 anywhere a block may start, here inside a list item.
+    assert masked("markdown", "- adim\n  <pre>sonuc = 1\n  sonuc</pre> bitti") == ["- adim", "", "bitti"]
+    # Inline <code> and <pre> are raw HTML whose content is code; one left open runs on to the
+    # paragraph's end, and a heading ends it.
+    assert masked("markdown", "Deger <code>sonuc</code> olur, <pre>kod</pre> son") == ["Deger olur, son"]
+    assert masked("markdown", "Ac <code>sonuc\nsonuc</code> bitti\n\nyeni") == ["Ac", "bitti", "", "yeni"]
+    assert masked("markdown", "Ac <code>sonuc\n\nyeni paragraf") == ["Ac", "", "yeni paragraf"]
+    assert masked("markdown", "# Baslik <code>kod\nmetin") == ["# Baslik", "metin"]
+    assert masked("markdown", "Bos <code/> metin <code:adres> son") == ["Bos metin son"]  # no content; an autolink
+    # A blank line ends a <div> block, but not a <pre> open in it: a browser shows what follows inside it.
+    div = "<div>\n<pre>\nsonuc\n\nsonuc\n</pre>\n</div>\nmetin\n\nsonra"
+    assert masked("markdown", div) == ["", "", "", "", "", "", "", "metin", "", "sonra"]
+
+
+def test_html_raw_elements_with_a_tag_over_two_lines():
+    assert masked("html", '<pre\n class="kod">sonuc\n</pre> metin <code/> son') == ["", "", "metin son"]
+    assert masked("html", "<p>Deger <code>sonuc</code> olur</p>") == ["Deger olur"]
+
+
 def test_markdown_fences_with_a_language_are_masked_as_its_code():
     text = '```python\n# dosyayi ac\ndosya = ac("veri")\n```\n~~~js\n// yorum\nf(x) /* blok\nsurer */\n~~~\nson'
     assert masked("markdown", text) == ["", "dosyayi ac", "veri", "", "", "yorum", "blok", "surer", "", "son"]

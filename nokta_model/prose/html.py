@@ -1,4 +1,4 @@
-"""HTML: text between tags; comments, tags, entities and raw elements (script, pre, …) blanked."""
+"""HTML: text between tags; comments, tags, entities and raw elements (script, pre, code, …) blanked."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 from .base import Masker, blank_matches, blank_range
 
-_TAG_RE = re.compile(r"</?[A-Za-z][^<>]*>|<![A-Za-z][^<>]*>")
 _ENTITY_RE = re.compile(r"&(?:#\d+|#x[0-9a-fA-F]+|[A-Za-z]+);")
-_RAW_TAGS = ("script", "style", "pre", "code", "textarea", "math", "svg")
-_RAW_OPEN_RE = re.compile(r"<(" + "|".join(_RAW_TAGS) + r")\b[^>]*>", re.IGNORECASE)
+#: Elements whose content is code or markup, never prose (Markdown's inline HTML shares them).
+RAW_TAGS = frozenset(("script", "style", "pre", "code", "textarea", "math", "svg"))
+_TAG_NAME_RE = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)")
 
 
 class Mode(enum.Enum):
@@ -24,7 +24,11 @@ class Mode(enum.Enum):
 @dataclass(frozen=True)
 class State:
     mode: Mode = Mode.TEXT
-    raw_tag: str = ""  # the element a RAW state waits to close
+    raw_tag: str = ""  # RAW: the element it waits to close; TAG: the raw element the tag opens
+
+    @property
+    def in_raw_element(self) -> bool:
+        return self.mode is Mode.RAW
 
 
 TEXT = State()
@@ -44,22 +48,36 @@ def scan(state: State, line: str) -> tuple[str, State]:
             end = line.find(closer, pos)
             stop = len(line) if end < 0 else end + len(closer)
             out = blank_range(out, pos, stop)
-            state, pos = (state, stop) if end < 0 else (_after_tag(line, stop), stop)
+            if end >= 0:
+                state = _after_tag(state, line, stop)
+            pos = stop
             continue
         start = line.find("<", pos)
         if start < 0:
             out = out[:pos] + blank_matches(_ENTITY_RE, out[pos:])
             break
         out = out[:pos] + blank_matches(_ENTITY_RE, out[pos:start]) + out[start:]
-        state = State(Mode.COMMENT if line.startswith("<!--", start) else Mode.TAG)
+        comment = line.startswith("<!--", start)
+        state = State(Mode.COMMENT) if comment else State(Mode.TAG, opened_raw_element(line, start))
         pos = start
     return out, state
 
 
-def _after_tag(line: str, stop: int) -> State:
-    """State after a tag ending at ``stop``: raw text follows <script>, <pre>, …."""
-    opening = _RAW_OPEN_RE.search(line, max(0, line.rfind("<", 0, stop - 1)), stop)
-    return State(Mode.RAW, opening.group(1).lower()) if opening else TEXT
+def opened_raw_element(line: str, start: int) -> str:
+    """The raw element (``RAW_TAGS``) a tag starting at ``start`` opens, lower-cased; "" if none."""
+    tag = _TAG_NAME_RE.match(line, start)
+    if tag is None or tag.group(1):
+        return ""
+    name = tag.group(2).lower()
+    return name if name in RAW_TAGS else ""
+
+
+def _after_tag(state: State, line: str, stop: int) -> State:
+    """State after a comment or tag ending at ``stop``: raw text follows <script>, <pre>, …
+    (not a self-closing <code/>)."""
+    if state.mode is Mode.TAG and state.raw_tag and not line.endswith("/>", 0, stop):
+        return State(Mode.RAW, state.raw_tag)
+    return TEXT
 
 
 MASKER = Masker("html", TEXT, scan, extensions=(".html", ".htm", ".xhtml"), language_ids=("html",))

@@ -4,8 +4,8 @@ A line's state is the block it leaves open: front matter, a fenced code block (m
 as its language's code when the info string names one: ```` ```python ```` keeps its
 comments and strings), one of CommonMark's seven kinds of HTML block (each ends where
 the spec says: a comment block at ``-->``, a ``<div>`` block at a blank line), or a
-paragraph, with an inline HTML comment that may still be open in it. An HTML block
-opens only at the start of a line, so ``\\<!--`` or a ``<!--`` inside a sentence
+paragraph, with an inline HTML comment or raw element (``<code>``, ``<pre>``) that
+may still be open in it. An HTML block opens only at the start of a line, so ``\\<!--`` or a ``<!--`` inside a sentence
 never turns masking on past its paragraph. Blockquote markers are read on every
 line; list items only for the column their content starts at, so that an indented
 line in a list item is not taken for indented code. Inline content is masked by
@@ -77,7 +77,7 @@ class State(NamedTuple):  # a tuple: built and hashed in C, once per line
     html_kind: int = 0  # HTML: CommonMark's kind, 1 to 7
     quotes: int = 0  # FENCE, HTML: the blockquote depth it opened in (fewer markers close it)
     list_indent: int = 0  # the column the innermost open list item's content starts at
-    comment: bool = False  # PARAGRAPH: an HTML comment opened in it is still open
+    inline_open: str = ""  # PARAGRAPH: an HTML comment or raw element opened in it and still open (``mask_inline``)
     language: str = ""  # FENCE: the format its lines are masked as (``_fence_start``); "": all code
     inner: Hashable = None  # FENCE: that format's state
     html_state: html.State = html.TEXT  # HTML kinds 6 and 7: the HTML masker's state
@@ -121,8 +121,8 @@ def _inside(state: State, line: str, start: int) -> tuple[str, State]:
     if state.html_kind <= 5:
         ended = _HTML_ENDS[state.html_kind].search(content)
         return (_raw_html_until(line, start + ended.end()), after) if ended else (blank(line), state)
-    if not content.strip():
-        return line, after
+    if not content.strip():  # ends kinds 6 and 7, but not a raw element (<pre>) open in them:
+        return line, (state if state.html_state.in_raw_element else after)  # a browser shows what follows inside it
     masked, inner = html.scan(state.html_state, content)
     return head + masked, (state if inner == state.html_state else state._replace(html_state=inner))
 
@@ -171,9 +171,9 @@ def _block_line(state: State, line: str, start: int, depth: int) -> tuple[str, S
     if not in_paragraph and _REF_DEF_RE.match(text):
         return blank(line), State(Block.TEXT, list_indent=list_indent)
     heading = _HEADING_RE.match(text) is not None
-    masked, comment = mask_inline(text, state.comment and in_paragraph, may_continue=not heading)
+    masked, inline_open = mask_inline(text, state.inline_open if in_paragraph else "", may_continue=not heading)
     block = Block.TEXT if heading else Block.PARAGRAPH
-    return head + masked, State(block, list_indent=list_indent, comment=comment)
+    return head + masked, State(block, list_indent=list_indent, inline_open=inline_open)
 
 
 def _leaf_start(text: str, in_paragraph: bool, depth: int, list_indent: int) -> tuple[str, State] | None:

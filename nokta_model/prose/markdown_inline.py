@@ -3,8 +3,10 @@
 Scanned left to right as CommonMark's inline parser does: a backslash escape is text
 (``\\<!--`` opens no comment), a code span takes its backticks before anything else,
 then autolinks, raw HTML (tags, comments, processing instructions, declarations,
-CDATA) and entities are blanked. Link targets, titles and reference labels are blanked
-after; link texts and image descriptions stay prose.
+CDATA) and entities are blanked, and so is the content of a raw HTML element
+(``<code>…</code>``, ``<pre>``: ``html.RAW_TAGS``), which may close on a later line of
+the paragraph. Link targets, titles and reference labels are blanked after; link texts
+and image descriptions stay prose.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import re
 
 from .base import blank, blank_matches
+from .html import RAW_TAGS, opened_raw_element
 
 _SPECIAL_RE = re.compile(r"[\\`<&]")
 _ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
@@ -33,19 +36,25 @@ _DESTINATION = rf"<(?:[^<>\n\\]|\\.)*>|(?:[^\s()\\]|\\.|{_PARENS})*"
 _TITLE = r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|\((?:[^()\\]|\\.)*\)'
 _LINK_TARGET_RE = re.compile(rf"(?<=\])\(\s*(?:{_DESTINATION})(?:\s+(?:{_TITLE}))?\s*\)")
 _REF_LABEL_RE = re.compile(r"(?<=\])\[[^\]]*\]")
+_CLOSING_TAGS = {tag: re.compile(rf"</{tag}\s*>", re.IGNORECASE) for tag in RAW_TAGS}
 
 
-def mask_inline(line: str, in_comment: bool = False, may_continue: bool = True) -> tuple[str, bool]:
-    """``line`` with its non-prose inline parts blanked, and whether an HTML comment is open
-    at its end. ``in_comment``: a comment opened on an earlier line of the paragraph.
-    ``may_continue``: the paragraph may go on (a heading may not), so a comment left open
-    on this line may close on a later one; otherwise an unclosed ``<!--`` is text."""
+#: ``mask_inline``'s open element: an HTML comment (else the name of a raw element).
+COMMENT = "<!--"
+
+
+def mask_inline(line: str, open_element: str = "", may_continue: bool = True) -> tuple[str, str]:
+    """``line`` with its non-prose inline parts blanked, and what is open at its end: ""
+    (nothing), ``COMMENT`` or the raw element (``code``, ``pre`` …) whose content goes on.
+    ``open_element``: what an earlier line of the paragraph left open. ``may_continue``:
+    the paragraph may go on (a heading may not), so what this line leaves open may close
+    on a later one; otherwise an unclosed ``<!--`` is text and a raw element ends here."""
     out, pos = line, 0
-    if in_comment:
-        end = line.find("-->")
+    if open_element:
+        end = _element_end(line, 0, open_element)
         if end < 0:
-            return blank(line), True
-        out, pos = blank(line[: end + 3]) + line[end + 3 :], end + 3
+            return blank(line), open_element
+        out, pos = blank(line[:end]) + line[end:], end
     while (special := _SPECIAL_RE.search(line, pos)) is not None:
         start, char = special.start(), special.group()
         if char == "\\":
@@ -58,17 +67,34 @@ def mask_inline(line: str, in_comment: bool = False, may_continue: bool = True) 
             entity = _ENTITY_RE.match(line, start)
             end = entity.end() if entity else -1
         else:
-            html = _AUTOLINK_RE.match(line, start) or _RAW_HTML_RE.match(line, start)
-            end = html.end() if html else -1
+            autolink = _AUTOLINK_RE.match(line, start)
+            tag = None if autolink else _RAW_HTML_RE.match(line, start)
+            found = autolink or tag
+            end = found.end() if found else -1
             if end < 0 and may_continue and line.startswith("<!--", start):
-                return out[:start] + blank(out[start:]), True
+                return out[:start] + blank(out[start:]), COMMENT
+            raw = opened_raw_element(line, start) if tag and not line.endswith("/>", 0, end) else ""
+            if raw:  # its content is code: blanked to its closing tag
+                end = _element_end(line, end, raw)
+                if end < 0:
+                    return out[:start] + blank(out[start:]), (raw if may_continue else "")
         if end < 0:
             pos = start + skip
             continue
         out, pos = out[:start] + blank(out[start:end]) + out[end:], end
     if "](" in out:
         out = blank_matches(_LINK_TARGET_RE, out)
-    return (blank_matches(_REF_LABEL_RE, out) if "][" in out else out), False
+    return (blank_matches(_REF_LABEL_RE, out) if "][" in out else out), ""
+
+
+def _element_end(line: str, start: int, element: str) -> int:
+    """Where what is open (``COMMENT`` or a raw element) ends, at or after ``start``: after
+    its ``-->`` or closing tag; -1 if not on this line."""
+    if element == COMMENT:
+        end = line.find("-->", start)
+        return end + 3 if end >= 0 else -1
+    closing = _CLOSING_TAGS[element].search(line, start)
+    return closing.end() if closing else -1
 
 
 def _code_span(line: str, start: int) -> tuple[int, int]:
