@@ -214,3 +214,14 @@ def defaults_as_json() -> dict[str, Any]:
 
 def _to_json(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
+
+
+#: Keys of the configuration file (``nokta_model.config``) -> the setting each gives its
+#: value to, for the documents under it, unless the user set that setting in the editor.
+#: The file's ``words`` join ``ignoreWords``; ``ignore-regex`` and ``exclude`` have no setting.
+CONFIG_SETTINGS = {
+    "confidence-threshold": "confidenceThreshold",
+    "strict-confidence-threshold": "strictConfidenceThreshold",
+    "autocorrect": "autocorrect",
+    "autocorrect-threshold": "autocorrectThreshold",
+}

@@ -1,4 +1,5 @@
-"""docs/settings.md from ``nokta_lsp.settings``: ``python -m nokta_lsp.settings_doc [--check]``.
+"""docs/settings.md from ``nokta_lsp.settings`` and the configuration file's schema
+(``nokta_model.config``): ``python -m nokta_lsp.settings_doc [--check]``.
 
 The page is generated, never edited by hand; ``--check`` (run by the tests) fails when
 the committed page differs from what the settings say.
@@ -13,7 +14,9 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from .settings import BOUNDS, DESCRIPTIONS, ENUMS, Settings, setting_types
+from nokta_model.config import KEYS as CONFIG_KEYS
+
+from .settings import BOUNDS, CONFIG_SETTINGS, DESCRIPTIONS, ENUMS, Settings, setting_types
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "settings.md"
 
@@ -26,7 +29,9 @@ in Neovim, the `nokta` table or object in Helix, Emacs and Sublime Text. The ser
 them from `initializationOptions` and from `workspace/configuration` /
 `workspace/didChangeConfiguration`. An invalid value falls back to its default with one
 warning; an unknown key is ignored with one warning. Changing `backend`, `modelPath` or
-`device` reloads the model; every other change re-checks the open documents.
+`device` reloads the model; every other change re-checks the open documents. A
+repository can set some of them for everyone, editor and CI alike, in its
+[configuration file](#the-configuration-file).
 
 | key | type | default |
 |---|---|---|
@@ -47,6 +52,84 @@ def type_text(key: str, kind: type) -> str:
     return name
 
 
+CONFIG_INTRO = """## The configuration file
+
+A repository's settings for everyone who works on it, read by the language server, by
+`nokta check` and `nokta restore` ([cli.md](cli.md#configuration-and-directives)) and so
+by the pre-commit hooks ([ci.md](ci.md)): `.nokta.toml`, `nokta.toml`, or the table
+`[tool.nokta]` in `pyproject.toml`. A file uses the nearest one in its folder or a folder
+above it (in one folder, in that order; a `pyproject.toml` without `[tool.nokta]` does
+not count). The shipped JSON schema (`nokta_model/config/schema.json`) lets an editor
+complete and check it: the VS Code extension registers it for `.nokta.toml` and
+`nokta.toml` with the Even Better TOML extension ([vscode.md](editors/vscode.md)).
+
+An invalid file is reported in one line naming the file, the line and the key (an
+unknown key with the key it is closest to): `nokta check` and `nokta restore` stop with
+it, and the language server shows it once and checks the files under it as if it were
+not there.
+
+### Precedence
+
+For each value, the first that is set wins:
+
+1. on the command line, `nokta check --threshold`; in the editor, a setting the user set
+   (in any scope: user, workspace or folder settings);
+2. the configuration file nearest above the file;
+3. the default.
+
+Words are added up rather than overridden: the file's `words`, `ignoreWords`,
+`--ignore`, the dictionary files and the directives' `nokta: ignore` all count.
+
+### Keys
+
+| key | type | in the editor | what it does |
+|---|---|---|---|
+"""
+
+CONFIG_EXAMPLE = r"""
+### Example
+
+```toml
+# .nokta.toml at the root of the repository (or the same keys under [tool.nokta] in pyproject.toml)
+words = ["Yasar", "Oztoprak", "commit"]            # names and terms right as typed
+ignore-regex = ['\bSKU-\w+', '\b[A-Z]+-\d+\b']     # product codes, ticket ids
+exclude = ["vendor/", "CHANGELOG.md", "docs/**/*.en.md"]
+confidence-threshold = 0.99
+strict-confidence-threshold = 1.0
+autocorrect = ["markdown", "plaintext"]
+autocorrect-threshold = 0.998
+```
+
+In a file, directives in its comments turn checking off and on or accept words:
+`<!-- nokta: disable -->` … `<!-- nokta: enable -->`, `<!-- nokta: disable-next-line -->`,
+`<!-- nokta: ignore Yasar -->` in Markdown, `# nokta: disable` in Python and the other
+forms in [cli.md](cli.md#configuration-and-directives): the server and the command line
+read them alike.
+"""
+
+
+def config_section() -> str:
+    """The configuration file: where it is found, precedence, its keys (from the schema), an example."""
+    rows = [
+        f"| `{key}` | {_schema_type(spec)} | {_setting_of(key)} | {spec['description']} |"
+        for key, spec in CONFIG_KEYS.items()
+    ]
+    return CONFIG_INTRO + "\n".join(rows) + "\n" + CONFIG_EXAMPLE
+
+
+def _schema_type(spec: dict[str, Any]) -> str:
+    if spec["type"] == "array":
+        return f"{spec['items']['type']}[]"
+    return f"number {spec['minimum']:g}..{spec['maximum']:g}" if "minimum" in spec else spec["type"]
+
+
+def _setting_of(key: str) -> str:
+    if key == "words":
+        return "joins [`ignoreWords`](#ignorewords)"
+    setting = CONFIG_SETTINGS.get(key)
+    return f"[`{setting}`](#{setting.lower()})" if setting else "—"
+
+
 def page() -> str:
     defaults, kinds = Settings(), setting_types()
     rows = [
@@ -57,7 +140,7 @@ def page() -> str:
     for f in fields(Settings):
         description, example = DESCRIPTIONS[f.name]
         sections.append(f'## {f.name}\n\n{description}\n\nExample: `"{f.name}": {json_text(example)}`\n')
-    return HEADER + "\n".join(rows) + "\n\n" + "\n".join(sections)
+    return HEADER + "\n".join(rows) + "\n\n" + "\n".join(sections) + "\n" + config_section()
 
 
 def main() -> int:

@@ -13,14 +13,15 @@ from typing import cast
 
 from . import __version__
 from .backends import BACKENDS, keep_for_life, load_restorer, set_torch_defaults
-from .check.files import STDIN_NAME, file_findings, ignored_words
-from .check.findings import DEFAULT_THRESHOLD, CheckOptions
+from .check.files import STDIN_NAME, check_options, file_findings, ignored_words
+from .check.findings import DEFAULT_THRESHOLD
 from .check.report import OUTPUT_FORMATS, render
 from .check.words import WORKSPACE_FILE
 from .cluster.corpus import add_corpus_command
+from .config import ConfigCache
 from .errors import NoktaError
 from .evaluate import Metrics, evaluate
-from .pipeline import decode_text, restore_pieces
+from .pipeline import decode_text, passed_through, restore_pieces
 from .prose import FORMATS, masker_for_language_id
 from .restore_io import Source, StandardOutput, open_sources, source_batches, unified_diff
 from .safe_output import StagedFile, Stopped, commit_all, stage, stop_on_signals
@@ -108,8 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--threshold",
         type=float,
-        default=DEFAULT_THRESHOLD,
-        help=f"confidence a finding needs (default: {DEFAULT_THRESHOLD}, the language server's)",
+        help="confidence a finding needs (default: the configuration's confidence-threshold, "
+        f"else {DEFAULT_THRESHOLD}, the language server's)",
     )
     check.add_argument("--ignore", action="append", default=[], metavar="WORD", help="never flag WORD (repeatable)")
     check.add_argument(
@@ -174,6 +175,8 @@ def _restore(args: argparse.Namespace) -> int:
     opened: list[Generator] = []  # each source's batches, closed (its progress bar ended) before any message
 
     def restored(source: Source) -> Iterator[str]:
+        if source.excluded:
+            return passed_through(source.stream, source.name)
         batches = source_batches(source)
         opened.append(batches)
         if pool:
@@ -189,6 +192,8 @@ def _restore(args: argparse.Namespace) -> int:
         elif args.in_place:
             for source in sources:
                 assert source.path is not None  # --in-place takes files only
+                if source.excluded:
+                    continue
                 _restore_into(stage(source.path, staged, in_place=True), restored(source))
         else:
             output = stage(args.output, staged) if args.output else StandardOutput()
@@ -237,14 +242,23 @@ def _check(args: argparse.Namespace) -> int:
     names = args.files or [STDIN_NAME]
     if names.count(STDIN_NAME) > 1:
         raise UsageError("standard input (-) can be read once")
-    inputs = [(name, _read_input(name)) for name in names]
-    options = CheckOptions(
-        threshold=args.threshold,
-        ignore=ignored_words(args.dictionary, args.ignore),
-    )
+    configs = ConfigCache()
+    checked = [(name, configs.config_for(Path.cwd() if name == STDIN_NAME else name)) for name in names]
+    inputs = [
+        (name, config, _read_input(name))
+        for name, config in checked
+        if name == STDIN_NAME or not config.excludes(name)  # pre-commit names every file
+    ]
+    ignore = ignored_words(args.dictionary, args.ignore)
     restorer = load_restorer(args.backend, device=args.device)
     keep_for_life()
-    found = [f for name, data in inputs for f in file_findings(name, data, args.format, restorer, options)]
+    found = [
+        found
+        for name, config, data in inputs
+        for found in file_findings(
+            name, data, args.format, restorer, check_options(config, args.threshold, ignore), config.ignore_regex
+        )
+    ]
     report = render(found, args.output_format, __version__)
     if report:
         StandardOutput().write(report)

@@ -20,9 +20,11 @@ from collections.abc import Iterator, Sequence
 from io import BufferedIOBase
 from typing import NamedTuple
 
+from .check.words import is_ignored, word_key
 from .errors import NoktaError
-from .prose import Masker, blank, masker_for, turkish_line
+from .prose import Masker, blank, document_ignores, line_ignores, masker_for, turkish_line
 from .restorer import Restorer
+from .spans import word_spans
 
 #: Bytes per read, and so per batch restored: a batch's models hold their working arrays at
 #: once, so its size sets the peak; larger batches peaked higher, and higher on larger
@@ -132,10 +134,14 @@ def _encoding_message(name: str, data: bytes, position: int, offset: int = 0) ->
 class ProseFilter:
     """Turkish prose of pieces as a document streams by: the format's masker, then the
     language guard. Pieces before the document's first language evidence are held (at
-    most ``max_undecided``; past that, and at the end, they are taken as Turkish)."""
+    most ``max_undecided``; past that, and at the end, they are taken as Turkish). Words
+    accepted as typed (``ignores``, as ``word_key``s) are blanked, and so are those a
+    ``nokta: ignore`` directive names, from its line on."""
 
-    def __init__(self, masker: Masker, max_undecided: int = FILE_UNDECIDED_LINES) -> None:
-        self.masker, self.max_undecided = masker, max_undecided
+    def __init__(
+        self, masker: Masker, max_undecided: int = FILE_UNDECIDED_LINES, ignores: frozenset[str] = frozenset()
+    ) -> None:
+        self.masker, self.max_undecided, self.ignores = masker, max_undecided, ignores
         self.state = masker.start
         self.turkish: bool | None = None
         self.undecided: list[tuple[Piece, str]] = []
@@ -145,6 +151,11 @@ class ProseFilter:
         decided: list[tuple[Piece, str]] = []
         for piece in pieces:
             masked, self.state = self.masker.mask_line(self.state, piece.body)
+            named = line_ignores(self.state)
+            if named:
+                self.ignores = self.ignores | {word_key(word) for word in named}
+            if self.ignores:
+                masked = blank_ignored(masked, self.ignores)
             prose, self.turkish, first = turkish_line(masked, self.turkish)
             if first is False:
                 self.undecided = [(held, blank(text)) for held, text in self.undecided]
@@ -162,6 +173,27 @@ class ProseFilter:
         """What is still held at the end of the document (taken as Turkish)."""
         held, self.undecided = self.undecided, []
         return held
+
+
+def blank_ignored(text: str, ignores: frozenset[str]) -> str:
+    """``text`` with the words accepted as typed (and their forms: ``is_ignored``) blanked."""
+    for span in word_spans(text):
+        if is_ignored(text[span.start : span.end], ignores):
+            text = text[: span.start] + blank(text[span.start : span.end]) + text[span.end :]
+    return text
+
+
+def file_ignores(stream: BufferedIOBase, name: str, masker: Masker) -> frozenset[str]:
+    """The words the ``nokta: ignore`` directives of a whole file name (``masker`` from
+    ``prose.with_rules``): a first pass over it, in constant memory."""
+    bodies = (piece.body for pieces, _ in read_pieces(stream, name) for piece in pieces)
+    return frozenset(word_key(word) for word in document_ignores(masker, bodies))
+
+
+def passed_through(stream: BufferedIOBase, name: str) -> Iterator[str]:
+    """A stream's text as it is, batch by batch (a file the configuration excludes)."""
+    for pieces, _ in read_pieces(stream, name):
+        yield "".join(piece.body + piece.end for piece in pieces)
 
 
 def restore_pieces(restorer: Restorer, decided: list[tuple[Piece, str]]) -> str:
@@ -203,10 +235,14 @@ def _put_back(body: str, prose: str, restored: str) -> str:
 
 
 def prose_batches(
-    stream: BufferedIOBase, name: str, masker: Masker, max_undecided: int = FILE_UNDECIDED_LINES
+    stream: BufferedIOBase,
+    name: str,
+    masker: Masker,
+    max_undecided: int = FILE_UNDECIDED_LINES,
+    ignores: frozenset[str] = frozenset(),
 ) -> Iterator[tuple[list[tuple[Piece, str]], int]]:
     """(pieces decided with their prose, bytes read so far), one batch per read."""
-    prose = ProseFilter(masker, max_undecided)
+    prose = ProseFilter(masker, max_undecided, ignores)
     read = 0
     for pieces, read in read_pieces(stream, name):
         decided = prose.feed(pieces)

@@ -1,5 +1,7 @@
 """`nokta restore`'s inputs and standard output: files or standard input as streams of
-decided pieces, a progress bar on a terminal, and unified diffs for ``--diff``."""
+decided pieces, each under its configuration (``nokta_model.config``: words accepted as
+typed, ignore patterns, excluded files), a progress bar on a terminal, and unified diffs
+for ``--diff``."""
 
 from __future__ import annotations
 
@@ -12,9 +14,14 @@ from io import BufferedIOBase, BytesIO
 from pathlib import Path
 from typing import cast
 
+from .check.words import word_key
+from .config import Config, ConfigCache
 from .errors import NoktaError
-from .pipeline import FILE_UNDECIDED_LINES, Piece, prose_batches
-from .prose import PLAIN, Masker, format_for_path, masker_for
+from .pipeline import FILE_UNDECIDED_LINES, Piece, file_ignores, prose_batches
+from .prose import PLAIN, Masker, format_for_path, masker_for, with_rules
+
+_DIRECTIVE = b"nokta:"
+_PROBE_BYTES = 1 << 16
 
 
 @dataclass
@@ -22,25 +29,53 @@ class Source:
     name: str
     stream: BufferedIOBase
     size: int | None  # bytes, for files
-    masker: Masker
+    masker: Masker  # the format's, with directives and the configuration's ignore patterns
     path: Path | None = None
+    #: Words accepted as typed (``word_key``s): the configuration's and, for a file, those
+    #: its ``nokta: ignore`` directives name (standard input: from the directive's line on).
+    ignores: frozenset[str] = frozenset()
+    excluded: bool = False  # by the configuration: its text is passed through as it is
 
 
 def open_sources(files: list[Path], format_name: str, whole: bool = False) -> list[Source]:
-    """The inputs as streams; ``whole`` reads each into memory first (for a diff)."""
+    """The inputs as streams, each with its configuration (standard input: the current
+    folder's); ``whole`` reads each into memory first (for a diff)."""
+    configs = ConfigCache()
     if not files:
-        masker = PLAIN if format_name == "auto" else masker_for(format_name)
+        config = configs.config_for(Path.cwd())
+        masker = with_rules(PLAIN if format_name == "auto" else masker_for(format_name), config.ignore_regex)
         stdin = cast(BufferedIOBase, sys.stdin.buffer)
-        return [Source("standard input", BytesIO(stdin.read()) if whole else stdin, None, masker)]
+        return [Source("standard input", BytesIO(stdin.read()) if whole else stdin, None, masker, None, _words(config))]
     sources = []
     for path in files:
-        masker = masker_for(format_for_path(str(path)) if format_name == "auto" else format_name)
+        config = configs.config_for(path)
+        format_masker = masker_for(format_for_path(str(path)) if format_name == "auto" else format_name)
+        masker = with_rules(format_masker, config.ignore_regex)
+        excluded = config.excludes(path)
         try:
+            ignores = _words(config) | (frozenset() if excluded else _directive_words(path, masker))
             stream = BytesIO(path.read_bytes()) if whole else open(path, "rb")  # noqa: SIM115
-            sources.append(Source(str(path), stream, path.stat().st_size, masker, path))
+            sources.append(Source(str(path), stream, path.stat().st_size, masker, path, ignores, excluded))
         except OSError as error:
             raise NoktaError(f"{path}: {error.strerror or error}") from None
     return sources
+
+
+def _words(config: Config) -> frozenset[str]:
+    return frozenset(word_key(word) for word in config.words)
+
+
+def _directive_words(path: Path, masker: Masker) -> frozenset[str]:
+    """The words a file's ``nokta: ignore`` directives name: a first pass, made only when
+    the file has a directive at all."""
+    with open(path, "rb") as stream:
+        tail = b""
+        while chunk := stream.read(_PROBE_BYTES):
+            if _DIRECTIVE in tail + chunk:
+                stream.seek(0)
+                return file_ignores(stream, str(path), masker)
+            tail = chunk[-len(_DIRECTIVE) :]
+    return frozenset()
 
 
 class StandardOutput:
@@ -67,7 +102,7 @@ class StandardOutput:
 def source_batches(source: Source) -> Generator[list[tuple[Piece, str]]]:
     """The source's batches, with a progress bar on a terminal for a file; ``close()`` ends the bar."""
     undecided = FILE_UNDECIDED_LINES if source.path else 0  # a pipe's lines come out as they arrive
-    batches = prose_batches(source.stream, source.name, source.masker, undecided)
+    batches = prose_batches(source.stream, source.name, source.masker, undecided, source.ignores)
     if source.size is None or not sys.stderr.isatty():
         yield from (decided for decided, _ in batches)
         return

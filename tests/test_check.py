@@ -12,8 +12,10 @@ import jsonschema
 import pytest
 
 from nokta_lsp.settings import Settings
+from nokta_model.check.files import check_options
 from nokta_model.check.findings import CheckOptions, SuggestionCache, check
 from nokta_model.cli import build_parser
+from nokta_model.config import Config
 from nokta_model.prose import masker_for
 
 NOKTA = [sys.executable, "-m", "nokta_model"]
@@ -52,7 +54,9 @@ def test_correct_text_exits_0_and_prints_nothing(docs):
 
 def test_the_cli_finds_what_the_servers_checker_finds_with_its_defaults(docs):
     args = build_parser().parse_args(["check", "a.md"])
-    assert args.threshold == Settings().confidenceThreshold
+    assert check_options(Config(), args.threshold, frozenset()) == CheckOptions(
+        threshold=Settings().confidenceThreshold, strict_threshold=Settings().strictConfidenceThreshold
+    )
     from nokta_model import load_restorer
 
     options = CheckOptions(threshold=Settings().confidenceThreshold)

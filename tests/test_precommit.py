@@ -108,3 +108,19 @@ def test_each_hook_runs_only_in_its_stage(repository):
     assert done.returncode == 0, output
     ran = [line.split(".", 1)[0] for line in output.splitlines() if line.endswith(("Passed", "Skipped"))]
     assert ran == [hook["name"] for hook in published_hooks()], output
+
+
+def test_the_hooks_read_the_repositorys_configuration(repository):
+    """pre-commit names every file: the configuration's exclude holds for named files."""
+    (repository / ".nokta.toml").write_text('exclude = ["drafts/"]\nwords = ["guzel"]\n', encoding="utf-8")
+    (repository / "drafts").mkdir()
+    (repository / "drafts" / "d.md").write_text(ASCII, encoding="utf-8")
+    git(repository, "add", ".")
+    checked = pre_commit(repository, "run", "nokta-check", "--all-files")
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    assert "a.md:1:12: cok -> çok (" in checked.stdout
+    assert "drafts" not in checked.stdout and "guzel" not in checked.stdout
+    restored = pre_commit(repository, "run", "nokta-restore", "--all-files")
+    assert restored.returncode == 1, restored.stdout
+    assert (repository / "a.md").read_text(encoding="utf-8") == "Bugün hava çok guzel.\n"
+    assert (repository / "drafts" / "d.md").read_text(encoding="utf-8") == ASCII

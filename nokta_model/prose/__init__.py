@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from . import asciidoc, code, gitcommit, html, latex, markdown, org, plain, rst
 from .base import Masker, blank
+from .directives import document_ignores, line_ignores, with_rules
 from .language import keep_turkish, turkish_line
 
 __all__ = [
@@ -24,13 +25,16 @@ __all__ = [
     "PLAIN",
     "Masker",
     "blank",
+    "document_ignores",
     "format_for_path",
     "keep_turkish",
+    "line_ignores",
     "mask_lines",
     "masker_for",
     "masker_for_language_id",
     "prose_lines",
     "turkish_line",
+    "with_rules",
 ]
 
 #: Format name -> masker, document formats first.

@@ -47,4 +47,12 @@ def scan(state: State, line: str) -> tuple[str, State]:
     return blank_matches(_INLINE_RE, line), TEXT
 
 
-MASKER = Masker("asciidoc", TEXT, scan, extensions=(".adoc", ".asciidoc", ".asc"), language_ids=("asciidoc",))
+MASKER = Masker(
+    "asciidoc",
+    TEXT,
+    scan,
+    extensions=(".adoc", ".asciidoc", ".asc"),
+    language_ids=("asciidoc",),
+    comments=(("//", ""),),
+    literal=lambda state, line: bool(state.delimiter),
+)

@@ -41,6 +41,11 @@ class Masker:
     filenames: tuple[str, ...] = ()  # whole file names (COMMIT_EDITMSG)
     language_ids: tuple[str, ...] = ()  # LSP / editor language ids
     code: bool = False  # comments and strings of a programming language
+    #: The comments directives are read in (``directives``): (opener, closer), closer ""
+    #: for a comment to the end of the line, ("", "") for a line of its own as text.
+    comments: tuple[tuple[str, str], ...] = ()
+    #: Whether a line, in the state before it, is a code block's (a directive there is an example).
+    literal: Callable[[Any, str], bool] | None = None
 
     def mask_line(self, state: Hashable, line: str) -> tuple[str, Hashable]:
         """One line masked, given the state the line before left (``start`` for the first)."""

@@ -195,6 +195,8 @@ MASKERS = {
         extensions=tuple(family.extensions.split()),
         language_ids=tuple(family.language_ids.split()),
         code=True,
+        comments=(*((marker, "") for marker in family.line_comments), *family.block),
+        literal=lambda state, line: state.mode is Mode.STRING,  # a multi-line string
     )
     for name, family in FAMILIES.items()
 }

@@ -30,4 +30,6 @@ MASKER = Masker(
     scan,
     filenames=("COMMIT_EDITMSG", "MERGE_MSG", "TAG_EDITMSG", "SQUASH_MSG"),
     language_ids=("gitcommit", "git-commit"),  # git-commit: VS Code's and Helix's name
+    comments=(("#", ""),),
+    literal=lambda state, line: state is State.DIFF,
 )

@@ -80,4 +80,12 @@ def _after_tag(state: State, line: str, stop: int) -> State:
     return TEXT
 
 
-MASKER = Masker("html", TEXT, scan, extensions=(".html", ".htm", ".xhtml"), language_ids=("html",))
+MASKER = Masker(
+    "html",
+    TEXT,
+    scan,
+    extensions=(".html", ".htm", ".xhtml"),
+    language_ids=("html",),
+    comments=(("<!--", "-->"),),
+    literal=lambda state, line: state.mode is Mode.RAW,  # <pre>, <script>, …
+)

@@ -75,4 +75,6 @@ MASKER = Masker(
     scan,
     extensions=(".tex", ".ltx", ".sty", ".cls", ".bib"),
     language_ids=("latex", "tex", "plaintex", "bibtex"),  # plaintex: Neovim's .tex without \documentclass
+    comments=(("%", ""),),
+    literal=lambda state, line: bool(state.math_closer),  # math, verbatim, lstlisting, …
 )

@@ -238,4 +238,6 @@ MASKER = Masker(
     scan,
     extensions=(".md", ".markdown", ".mdown", ".mkd", ".mdx"),
     language_ids=("markdown",),
+    comments=(("<!--", "-->"),),
+    literal=lambda state, line: state.block is Block.FENCE,
 )

@@ -42,4 +42,12 @@ def scan(state: State, line: str) -> tuple[str, State]:
     return blank_matches(_INLINE_RE, line), TEXT
 
 
-MASKER = Masker("org", TEXT, scan, extensions=(".org",), language_ids=("org",))
+MASKER = Masker(
+    "org",
+    TEXT,
+    scan,
+    extensions=(".org",),
+    language_ids=("org",),
+    comments=(("#", ""),),
+    literal=lambda state, line: state.block,
+)

@@ -9,4 +9,6 @@ def scan(state: None, line: str) -> tuple[str, None]:
     return line, None
 
 
-MASKER = Masker("plain", None, scan, extensions=(".txt", ".text"), language_ids=("plaintext", "text"))
+MASKER = Masker(
+    "plain", None, scan, extensions=(".txt", ".text"), language_ids=("plaintext", "text"), comments=(("", ""),)
+)

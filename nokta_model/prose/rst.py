@@ -60,4 +60,21 @@ def _inline(text: str) -> str:
     return blank_matches(_INLINE_RE, text)
 
 
-MASKER = Masker("rst", PROSE, scan, extensions=(".rst", ".rest"), language_ids=("restructuredtext", "rst"))
+def _literal(state: State, line: str) -> bool:
+    """Inside a literal or code block: a line indented deeper than the block's start (or blank)."""
+    return state.literal_indent is not None and (not line.strip() or _indent(line) > state.literal_indent)
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+MASKER = Masker(
+    "rst",
+    PROSE,
+    scan,
+    extensions=(".rst", ".rest"),
+    language_ids=("restructuredtext", "rst"),
+    comments=(("..", ""),),
+    literal=_literal,
+)
