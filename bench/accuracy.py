@@ -2,6 +2,9 @@
 
     python -m bench.accuracy [--backends ngram default ...] [--gold ../shared/bench/vikipedi_test.txt]
 
+Scored as ``nokta eval`` scores it: restored as ``nokta restore --format plain`` restores
+it (prose masking and the language guard), every word counted.
+
 Writes bench/results/accuracy.json and accuracy.md (the table the README quotes).
 """
 

@@ -22,8 +22,9 @@ from .config import ConfigCache
 from .errors import NoktaError
 from .evaluate import Metrics, evaluate
 from .pipeline import decode_text, passed_through, restore_pieces
-from .prose import FORMATS, masker_for_language_id
+from .prose import FORMATS, format_for_path, masker_for_language_id
 from .restore_io import Source, StandardOutput, open_sources, source_batches, unified_diff
+from .restorer import Restorer
 from .safe_output import StagedFile, Stopped, commit_all, stage, stop_on_signals
 from .training import TRAINERS
 from .workers import WorkerPool
@@ -119,10 +120,16 @@ def build_parser() -> argparse.ArgumentParser:
     _add_backend_arguments(check)
     check.set_defaults(run=_check)
 
-    score = commands.add_parser("eval", help="score a backend on correctly written text")
+    score = commands.add_parser(
+        "eval", help="score what `nokta restore` makes of correctly written text folded to ASCII"
+    )
     score.add_argument("gold", nargs="+", type=Path, metavar="GOLD", help="UTF-8 files of correct Turkish")
     score.add_argument("--json", action="store_true", help="print the metrics as JSON")
     score.add_argument("--errors", type=int, default=15, help="how many of the most frequent errors to list")
+    score.add_argument(
+        "--bare", action="store_true", help="also score the bare model: every line, no prose masking, no language guard"
+    )
+    _add_format_argument(score)
     _add_backend_arguments(score)
     score.set_defaults(run=_eval)
 
@@ -279,29 +286,42 @@ def _eval(args: argparse.Namespace) -> int:
             raise NoktaError(f"{path}: empty file, nothing to score")
     restorer = load_restorer(args.backend, device=args.device)
     keep_for_life()
-    total, per_file = Metrics(), {}
-    for path, lines in golds.items():
-        metrics = evaluate(restorer, lines)
-        per_file[str(path)] = metrics.summary(args.errors)
-        total.add(metrics)
-    report = {"backend": args.backend, "files": per_file, "total": total.summary(args.errors)}
+    formats = {path: format_for_path(str(path)) if args.format == "auto" else args.format for path in golds}
+    report: dict = {"backend": args.backend, "format": args.format}
+    report.update(_scores(restorer, golds, formats, args.errors))
+    if args.bare:
+        report["bare"] = _scores(restorer, golds, dict.fromkeys(golds), args.errors)
     print(json.dumps(report, ensure_ascii=False, indent=2) if args.json else _format_report(report))
     return 0
 
 
+def _scores(restorer: Restorer, golds: dict[Path, list[str]], formats: dict[Path, str | None], errors: int) -> dict:
+    """Each gold file's metrics and their total, restored as a document of its format (None: the bare model)."""
+    total, per_file = Metrics(), {}
+    for path, lines in golds.items():
+        metrics = evaluate(restorer, lines, formats[path])
+        per_file[str(path)] = metrics.summary(errors)
+        total.add(metrics)
+    return {"files": per_file, "total": total.summary(errors)}
+
+
 def _format_report(report: dict) -> str:
+    paths = [("restore", report)] + ([("bare", report["bare"])] if "bare" in report else [])
     rows = [
-        f"backend: {report['backend']}",
+        f"backend: {report['backend']}, format: {report['format']}",
+        "restore: as `nokta restore` restores it (prose masking, language guard); bare: the model on every line",
         "",
-        "| file | words | word acc | ambiguous-word acc | letter acc | recall | chars/s |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| file | path | words | word acc | ambiguous-word acc | letter acc | recall | chars/s |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
     ]
-    for name, m in [*report["files"].items(), ("total", report["total"])]:
-        rows.append(
-            f"| {name} | {m['words']:,} | {m['word_accuracy']:.4f} | {m['ambiguous_word_accuracy']:.4f} | "
-            f"{m['letter_accuracy']:.4f} | {m['recall']:.4f} | {m['chars_per_second']:,.0f} |"
-        )
-    rows += ["", "most frequent errors (gold → output × count):"]
+    for name in [*report["files"], "total"]:
+        for label, scores in paths:
+            m = scores["total"] if name == "total" else scores["files"][name]
+            rows.append(
+                f"| {name} | {label} | {m['words']:,} | {m['word_accuracy']:.4f} | {m['ambiguous_word_accuracy']:.4f} "
+                f"| {m['letter_accuracy']:.4f} | {m['recall']:.4f} | {m['chars_per_second']:,.0f} |"
+            )
+    rows += ["", "most frequent errors of restore (gold → output × count):"]
     rows += [f"  {e['gold']} → {e['output']} × {e['count']}" for e in report["total"]["top_errors"]]
     return "\n".join(rows)
 

@@ -2,7 +2,9 @@
 
 The gold text is turned into ASCII, restored, and compared with the gold after
 folding circumflexes in both. Words are maximal runs of letters, an apostrophe
-suffix included ("Ankara'dır" is one word).
+suffix included ("Ankara'dır" is one word). ``evaluate`` restores as ``nokta restore``
+does (the format's prose masking and the language guard: ``pipeline.restore_lines``),
+so its figures are what users get; ``format_name=None`` scores the bare model.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
 from .alphabet import AMBIGUOUS, asciify, fold_circumflex
+from .pipeline import restore_lines
 from .restorer import Restorer
 from .spans import SCORED_WORD_RE
 
@@ -80,11 +83,13 @@ def _ratio(part: int, whole: int) -> float:
     return part / whole if whole else 0.0
 
 
-def evaluate(restorer: Restorer, gold_lines: Sequence[str]) -> Metrics:
-    """Restore the ASCII form of ``gold_lines`` and score the output against them."""
+def evaluate(restorer: Restorer, gold_lines: Sequence[str], format_name: str | None = "plain") -> Metrics:
+    """Restore the ASCII form of ``gold_lines`` and score the output against them: as the
+    lines of one document in ``format_name`` through ``nokta restore``'s pipeline, or with
+    None, every line through the bare model (``Restorer.restore``)."""
     inputs = ascii_inputs(gold_lines)
     started = time.perf_counter()
-    outputs = restore_all(restorer, inputs)
+    outputs = restore_all(restorer, inputs) if format_name is None else restore_lines(restorer, inputs, format_name)
     return score(gold_lines, outputs, seconds=time.perf_counter() - started)
 
 

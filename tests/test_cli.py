@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from nokta_model.cli import main
+from nokta_model.evaluate import ascii_inputs, score
 
 NOKTA = [sys.executable, "-m", "nokta_model"]
 
@@ -43,6 +44,27 @@ def test_eval_prints_metrics_as_json(tmp_path):
     assert total["words"] == 6 and total["word_accuracy"] == 1.0
     assert total["ambiguous_words"] == 5 and total["changed_words"] == 4
     assert total["chars_per_second"] > 0
+
+
+GOLD_NOTE = "Bugün hava çok güzel.\n\n```\nsonuç = ölçüm()\n```\n\nİstanbul'a gidiyorum.\n"
+
+
+def test_eval_scores_what_restore_outputs_and_bare_scores_the_model_alone(tmp_path):
+    gold = tmp_path / "gold.md"
+    gold.write_text(GOLD_NOTE, encoding="utf-8")
+    result = run("eval", str(gold), "--backend", "ngram", "--bare", "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    typed = "\n".join(ascii_inputs(GOLD_NOTE.split("\n")))
+    restored = run("restore", "--format", "markdown", "--backend", "ngram", stdin=typed.encode()).stdout.decode()
+    scored = score(GOLD_NOTE.split("\n"), restored.split("\n"))
+    restore, bare = report["total"], report["bare"]["total"]
+    assert report["format"] == "auto" and restore["words"] == scored.words == 8
+    assert restore["word_accuracy"] == scored.word_accuracy == 6 / 8  # the code block stays as typed
+    assert [(e["gold"], e["output"]) for e in restore["top_errors"]] == [("sonuç", "sonuc"), ("ölçüm", "olcum")]
+    assert bare["word_accuracy"] == 1.0  # the model alone restores the code too
+    table = run("eval", str(gold), "--backend", "ngram", "--bare").stdout.decode()
+    assert "| total | restore | 8 | 0.7500 |" in table and "| total | bare | 8 | 1.0000 |" in table
 
 
 @pytest.mark.parametrize(
