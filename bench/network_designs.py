@@ -24,7 +24,7 @@ from bench.report import markdown_table, run_facts, write_report
 from nokta_model.neural.checkpoint import load_model
 from nokta_model.neural.config import ModelConfig
 from nokta_model.neural.model import CharTagger, parameter_count
-from nokta_model.neural.restorer import SHIPPED
+from nokta_model.neural.runtime import SHIPPED_WEIGHTS
 from nokta_model.neural.vocab import VOCAB_SIZE
 
 #: (name, rows, characters per row): 12 and 24 letters either side of an 8-letter word
@@ -51,7 +51,7 @@ DESIGNS: dict[str, tuple[ModelConfig, str]] = {
 
 
 def build(config: ModelConfig, precision: str, shipped: bool) -> CharTagger:
-    model = load_model(SHIPPED)[0] if shipped else CharTagger(config).eval()
+    model = load_model(SHIPPED_WEIGHTS)[0] if shipped else CharTagger(config).eval()
     if precision == "int8":
         return torch.ao.quantization.quantize_dynamic(model, {torch.nn.LSTM}, dtype=torch.qint8)
     if precision == "bfloat16":

@@ -2,7 +2,9 @@
 
 The CLI, the language server's settings and the editor tests read ``BACKENDS`` from
 here; ``load_restorer`` is the one way to get a restorer. Loaders import their
-backend lazily, so asking for the count-based model never imports torch.
+backend lazily, so asking for the count-based model never loads the network's runtime,
+and none of them imports torch unless a torch checkpoint or device is asked for
+(``neural.runtime``).
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ REGISTRY: dict[str, Backend] = {
             (".json",),  # the weights file (data/default.json); the models are the shipped ones
         ),
         Backend("ngram", "count-based: lexicon, word trigrams, character contexts", _load_ngram, (".npz",)),
-        Backend("neural", "character BiLSTM tagger", _load_neural, (".safetensors",), loads_directories=True),
+        Backend("neural", "character BiLSTM tagger", _load_neural, (".onnx", ".safetensors"), loads_directories=True),
     )
 }
 BACKENDS = tuple(REGISTRY)

@@ -21,6 +21,7 @@ from nokta_model.lattice import Position
 from nokta_model.neural import NeuralRestorer
 from nokta_model.neural.config import ModelConfig
 from nokta_model.neural.model import CharTagger
+from nokta_model.neural.torch_tagger import TorchTagger
 from nokta_model.ngram.model import NgramRestorer
 from nokta_model.ngram.train import train_ngram
 from tests.tiny_corpus import write_tiny_corpus
@@ -111,7 +112,7 @@ def test_a_competing_word_nearly_decided_gets_a_narrower_network_window(ngram, c
 
 def test_lines_decoded_in_chunks_restore_as_in_one_and_the_network_reads_each_chunk(ngram, context, monkeypatch):
     torch.manual_seed(0)
-    network = NeuralRestorer(CharTagger(ModelConfig(embed_dim=4, hidden=4)))
+    network = NeuralRestorer(TorchTagger(CharTagger(ModelConfig(embed_dim=4, hidden=4))))
     asked: list[list[str]] = []
     answer = network.line_probabilities
     monkeypatch.setattr(network, "line_probabilities", lambda lines: asked.append(lines) or answer(lines))
@@ -127,7 +128,7 @@ def test_lines_decoded_in_chunks_restore_as_in_one_and_the_network_reads_each_ch
 
 def test_the_default_keeps_the_restorer_invariants(ngram, context):
     torch.manual_seed(0)
-    network = NeuralRestorer(CharTagger(ModelConfig(embed_dim=4, hidden=4)))
+    network = NeuralRestorer(TorchTagger(CharTagger(ModelConfig(embed_dim=4, hidden=4))))
     restorer = default(ngram, context, network, network=0.5, particle_harmony=1.0, typed_line=1.0)
     lines = ["YASA cok guzel Istanbul", "IŞIK ve sis, dogru-yanlis x_y www.site.com", "Kotu mu? mı mü"]
     restored = restorer.restore(lines)
@@ -211,9 +212,9 @@ def test_a_capital_i_stays_undotted_in_a_word_the_lexicon_has_not_seen(ngram, co
 
 def test_the_shipped_default_is_the_lattice_with_every_model():
     from nokta_model.backends import load_restorer
-    from nokta_model.neural.restorer import SHIPPED
+    from nokta_model.neural.runtime import SHIPPED_GRAPH, SHIPPED_WEIGHTS
 
-    assert SHIPPED.stat().st_size <= 15_000_000
+    assert SHIPPED_WEIGHTS.stat().st_size <= 15_000_000 and SHIPPED_GRAPH.stat().st_size <= 5_000_000
     shipped = load_restorer("default", device="cpu")
     assert isinstance(shipped, DefaultRestorer)
     assert "ud_imst.txt" not in {entry["file"] for entry in shipped.neural.load().meta["data_mix"]}

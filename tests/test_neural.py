@@ -16,15 +16,16 @@ from hypothesis import strategies as st
 from nokta_model.alphabet import AMBIGUOUS, LOWER_TWIN, asciify, tr_lower
 from nokta_model.backends import load_restorer
 from nokta_model.corpus import TRAIN_FILES
-from nokta_model.neural import NeuralRestorer, infer, load_neural_restorer
+from nokta_model.neural import NeuralRestorer, batching, load_neural_restorer, runtime, torch_tagger
+from nokta_model.neural.batching import Piece, batches, twin_probabilities
 from nokta_model.neural.candidates import ranked_spellings
 from nokta_model.neural.checkpoint import load_model, save_model, sidecar
 from nokta_model.neural.cli import SHIPPED_CONFIG, load_config
 from nokta_model.neural.config import ModelConfig, TrainConfig
 from nokta_model.neural.data import CaseMix, read_cased
-from nokta_model.neural.infer import _batches, _Piece, native_bfloat16, twin_probabilities
 from nokta_model.neural.model import CharTagger
-from nokta_model.neural.restorer import SHIPPED
+from nokta_model.neural.runtime import SHIPPED_WEIGHTS
+from nokta_model.neural.torch_tagger import TorchTagger, native_bfloat16
 from nokta_model.neural.train import class_weights, train_neural
 from nokta_model.neural.vocab import (
     BOUNDARY,
@@ -43,6 +44,11 @@ LINES = [
     "Öğretmen öğrencilere şiir okudu.",
 ]
 TINY = ModelConfig(embed_dim=8, hidden=8, window=24, window_context=4)
+
+
+def probabilities(model: CharTagger, keys: list[str]) -> list[np.ndarray]:
+    """``batching.twin_probabilities`` of ``model`` run by torch."""
+    return twin_probabilities(TorchTagger(model), keys)
 
 
 def tiny_model(config: ModelConfig = TINY, seed: int = 0) -> CharTagger:
@@ -108,15 +114,15 @@ def test_a_cased_network_with_convolutions_before_its_lstm_trains_resumes_and_re
     history = json.loads((run / "history.json").read_text())["history"]
     assert [record["step"] for record in history] == [2, 4, 6]
     restorer = load_restorer(str(run / "best.safetensors"), device="cpu")
-    assert restorer.model.config == model
-    [as_written, lowered] = twin_probabilities(restorer.model, ["ISIK yakin", "isik yakin"])
+    assert restorer.tagger.config == model
+    [as_written, lowered] = twin_probabilities(restorer.tagger, ["ISIK yakin", "isik yakin"])
     assert as_written.shape == lowered.shape and not np.array_equal(as_written, lowered)
 
 
 @pytest.mark.parametrize("cased", [True, False])
 def test_the_restorer_gives_the_network_its_lines_as_typed_and_only_a_cased_one_reads_the_capitals(cased, monkeypatch):
     torch.manual_seed(0)
-    network = NeuralRestorer(CharTagger(ModelConfig(embed_dim=4, hidden=4, cased=cased)))
+    network = NeuralRestorer(TorchTagger(CharTagger(ModelConfig(embed_dim=4, hidden=4, cased=cased))))
     [as_typed, lowered] = network.line_probabilities(["ISIK Yakin", "isik yakin"])
     assert np.array_equal(as_typed, lowered) is not cased
     seen: list[str] = []
@@ -129,10 +135,10 @@ def test_the_restorer_gives_the_network_its_lines_as_typed_and_only_a_cased_one_
 def test_batched_inference_matches_one_line_at_a_time_and_windows_cover_long_lines():
     model = tiny_model(replace(TINY, attention_heads=2))
     keys = [asciify(tr_lower(line)) for line in LINES] + ["cok uzun bir satir " * 6]
-    together = twin_probabilities(model, keys)
-    for key, probabilities in zip(keys, together):
-        assert probabilities.shape == (len(key),)
-        np.testing.assert_allclose(probabilities, twin_probabilities(model, [key])[0], atol=1e-5)
+    together = probabilities(model, keys)
+    for key, line_probabilities in zip(keys, together):
+        assert line_probabilities.shape == (len(key),)
+        np.testing.assert_allclose(line_probabilities, probabilities(model, [key])[0], atol=1e-5)
     assert (together[-1][[i for i, ch in enumerate(keys[-1]) if ch in "cgiosu"]] > 0).all()
 
 
@@ -146,19 +152,19 @@ def test_native_bfloat16_is_read_from_the_cpu_flags(tmp_path):
 def test_the_network_runs_in_bfloat16_where_native_unless_float32_is_asked(monkeypatch):
     model = tiny_model(replace(TINY, window=200))  # each line in one piece
     keys = [asciify(tr_lower(line)) for line in LINES]
-    monkeypatch.setattr(infer, "native_bfloat16", lambda: True)
-    bfloat16 = twin_probabilities(model, keys)
-    with infer.float32():
-        float32 = twin_probabilities(model, keys)
+    monkeypatch.setattr(torch_tagger, "native_bfloat16", lambda: True)
+    bfloat16 = probabilities(model, keys)
+    with runtime.float32():
+        float32 = probabilities(model, keys)
     monkeypatch.setenv("NOKTA_NETWORK_FLOAT32", "1")
-    for a, b in zip(float32, twin_probabilities(model, keys)):
+    for a, b in zip(float32, probabilities(model, keys)):
         np.testing.assert_array_equal(a, b)
     with torch.inference_mode():
-        for key, probabilities in zip(keys, float32):
+        for key, line_probabilities in zip(keys, float32):
             ids = torch.tensor([[BOUNDARY, *encode_key(key), BOUNDARY]])
             logits, _ = model(ids, None)
             direct = torch.sigmoid(model.calibrated(logits, ids))[0, 1:-1].numpy()
-            np.testing.assert_allclose(probabilities, direct, atol=1e-6)
+            np.testing.assert_allclose(line_probabilities, direct, atol=1e-6)
     assert any(not np.array_equal(a, b) for a, b in zip(bfloat16, float32))
     for a, b in zip(bfloat16, float32):
         np.testing.assert_allclose(a, b, atol=0.02)
@@ -169,28 +175,28 @@ def test_weights_kept_cast_give_the_same_probabilities_as_autocast_casting_them(
     """Lines of different lengths (one direction at a time) and alone (the whole stack at once)."""
     model = tiny_model(replace(TINY, window=200, backbone=backbone, layers=2))
     keys = [asciify(tr_lower(line)) for line in LINES]
-    monkeypatch.setattr(infer, "native_bfloat16", lambda: True)
-    cast_each_call = [twin_probabilities(model, keys), *(twin_probabilities(model, [key]) for key in keys)]
-    with infer.float32():
-        float32 = twin_probabilities(model, keys)
-    infer.keep_cast_weights(model)
-    kept = [twin_probabilities(model, keys), *(twin_probabilities(model, [key]) for key in keys)]
+    monkeypatch.setattr(torch_tagger, "native_bfloat16", lambda: True)
+    cast_each_call = [probabilities(model, keys), *(probabilities(model, [key]) for key in keys)]
+    with runtime.float32():
+        float32 = probabilities(model, keys)
+    model.keep_cast_weights(torch.bfloat16)
+    kept = [probabilities(model, keys), *(probabilities(model, [key]) for key in keys)]
     for before, after in zip(cast_each_call, kept):
         for a, b in zip(before, after):
             np.testing.assert_array_equal(a, b)
-    with infer.float32():  # no autocast: the parameters, not the copies
-        for a, b in zip(float32, twin_probabilities(model, keys)):
+    with runtime.float32():  # no autocast: the parameters, not the copies
+        for a, b in zip(float32, probabilities(model, keys)):
             np.testing.assert_array_equal(a, b)
     with torch.no_grad():  # the copies are what autocast reads now, whatever the parameters
         for parameter in model.backbone.parameters():
             parameter.zero_()
-    for a, b in zip(cast_each_call[0], twin_probabilities(model, keys)):
+    for a, b in zip(cast_each_call[0], probabilities(model, keys)):
         np.testing.assert_array_equal(a, b)
 
 
 def _batch_lengths(lengths: list[int]) -> list[list[int]]:
-    pieces = [_Piece(0, 0, np.zeros(n, dtype=np.int64), 0, n) for n in lengths]
-    return [[len(piece.ids) for piece in batch] for batch in _batches(pieces)]
+    pieces = [Piece(0, 0, np.zeros(n, dtype=np.int64), 0, n) for n in lengths]
+    return [[len(piece.ids) for piece in batch] for batch in batches(pieces)]
 
 
 def test_batches_keep_pieces_in_order_and_long_pieces_apart_from_many_short_ones():
@@ -202,7 +208,7 @@ def test_batches_keep_pieces_in_order_and_long_pieces_apart_from_many_short_ones
 
 def test_a_few_pieces_of_nearby_lengths_share_a_batch_and_a_full_width_splits():
     assert _batch_lengths([17, 18, 40, 41]) == [[17, 18, 40, 41]]  # one batch's steps cost less than two
-    rows = infer.BATCH_TOKENS // 32
+    rows = batching.BATCH_TOKENS // 32
     assert [len(batch) for batch in _batch_lengths([30] * (rows + 3))] == [rows, 3]
 
 
@@ -213,7 +219,7 @@ def test_saved_model_loads_with_identical_predictions(tmp_path):
     loaded, meta = load_model(weights)
     assert meta["config"]["hidden"] == TINY.hidden and meta["metrics"] == {"note": "untrained"}
     keys = [asciify(tr_lower(line)) for line in LINES]
-    for before, after in zip(twin_probabilities(model, keys), twin_probabilities(loaded, keys)):
+    for before, after in zip(probabilities(model, keys), probabilities(loaded, keys)):
         np.testing.assert_array_equal(before, after)
 
 
@@ -276,8 +282,8 @@ def test_load_restorer_finds_a_run_directory(tmp_path):
 def test_cuda_predictions_match_cpu():
     model = tiny_model()
     keys = [asciify(tr_lower(line)) for line in LINES]
-    on_cpu = twin_probabilities(model, keys)
-    on_gpu = twin_probabilities(model.to("cuda"), keys)
+    on_cpu = probabilities(model, keys)
+    on_gpu = probabilities(model.to("cuda"), keys)
     for a, b in zip(on_cpu, on_gpu):
         np.testing.assert_allclose(a, b, atol=1e-4)
 
@@ -297,7 +303,7 @@ _PAIRS = {
 }
 
 
-_RESTORER = NeuralRestorer(tiny_model(seed=3))
+_RESTORER = NeuralRestorer(TorchTagger(tiny_model(seed=3)))
 
 
 @settings(max_examples=30, deadline=None)
@@ -313,7 +319,7 @@ def test_restorer_invariants(lines):
 
 
 def test_suggestions_carry_ranked_alternatives():
-    restorer = NeuralRestorer(tiny_model(seed=1))
+    restorer = NeuralRestorer(TorchTagger(tiny_model(seed=1)))
     for suggestion in restorer.suggest(["cocuk gozluk sisi"])[0]:
         scores = [alternative.score for alternative in suggestion.alternatives]
         assert scores == sorted(scores, reverse=True) and suggestion.confidence == scores[0]
@@ -375,5 +381,5 @@ def test_bad_training_configs_are_rejected(tmp_path):
 
 
 def test_nokta_train_neural_defaults_to_the_shipped_networks_configuration():
-    shipped = json.loads(SHIPPED.with_suffix(".json").read_text())["config"]
+    shipped = json.loads(SHIPPED_WEIGHTS.with_suffix(".json").read_text())["config"]
     assert load_config(SHIPPED_CONFIG).model == ModelConfig.from_dict(shipped)

@@ -21,7 +21,15 @@ import nokta_model
 from bench.lsp_framing import frame, read_messages
 
 ROOT = Path(__file__).resolve().parents[1]
-SHIPPED = ("ngram.npz", "context.npz", "neural.safetensors", "neural.json", "default.json", "LICENSES.md")
+SHIPPED = (
+    "ngram.npz",
+    "context.npz",
+    "neural.safetensors",
+    "neural.json",
+    "neural.onnx",
+    "default.json",
+    "LICENSES.md",
+)
 LICENCE_FILES = ("LICENSE", "nokta_model/data/LICENSES.md")
 # The installed commands run as a user's would: no PYTHONPATH pointing back into a checkout.
 USER_ENV = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}

@@ -11,7 +11,7 @@ shipped models give the same weights file.
   text typed with slips (one word in five of those with a Turkish letter typed without
   it) plus words changed when the tune text is fed exactly as written.
 
-The network runs in float32 during the fit (``neural.infer.float32``), so the weights do
+The network runs in float32 during the fit (``neural.runtime.float32``), so the weights do
 not depend on whether the CPU has bfloat16. The tune split is never counted into any
 model (``corpus.line_split``), so its scores are those of unseen text. Nothing here
 reads ``shared/bench``.
@@ -30,7 +30,7 @@ from typing import Any
 from ..alphabet import TURKISH_ONLY, asciify
 from ..corpus import default_corpus_dir, split_lines
 from ..evaluate import ascii_inputs, changed_words, restore_all, score
-from ..neural.infer import float32
+from ..neural.runtime import float32
 from ..spans import word_spans
 from .restorer import DefaultRestorer
 from .weights import DEFAULT_WEIGHTS, Weights, write_weights

@@ -1,7 +1,9 @@
 """The neural restorer: a character-level tagger (BiLSTM by default) that labels whole
-lines, six binary heads for c/ç g/ğ i/ı o/ö s/ş u/ü. Its restorer imports torch, on
-first use: ``neural.candidates`` and ``neural.vocab``, which the default reads on every
-line, need none, and the rest of ``nokta_model`` does not import it."""
+lines, six binary heads for c/ç g/ğ i/ı o/ö s/ş u/ü. What runs it is chosen at load
+(``runtime.py``): ONNX Runtime on the shipped graph (``onnx_tagger.py``), or torch
+(``torch_tagger.py``, the ``nokta[torch]`` extra) for training, other devices and
+checkpoints. Only ``model``, ``train``, ``checkpoint``, ``export``, ``distributed``,
+``train_state``, ``evaluate_dev`` and ``torch_tagger`` import torch."""
 
 from __future__ import annotations
 

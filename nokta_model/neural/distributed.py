@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import torch
 import torch.distributed as dist
 
-from .infer import resolve_device
+from .torch_tagger import resolve_device
 
 
 @dataclass(frozen=True)

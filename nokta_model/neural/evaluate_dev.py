@@ -6,8 +6,9 @@ import numpy as np
 
 from ..alphabet import asciify, fold_key
 from ..spans import word_spans
-from .infer import twin_probabilities
+from .batching import twin_probabilities
 from .model import CharTagger
+from .torch_tagger import TorchTagger
 from .vocab import encode_with_labels
 
 
@@ -17,7 +18,7 @@ def dev_metrics(model: CharTagger, lines: list[str]) -> dict[str, float]:
     was_training = model.training
     model.eval()
     read = asciify if model.config.cased else fold_key
-    probabilities = twin_probabilities(model, [read(line) for line in lines])
+    probabilities = twin_probabilities(TorchTagger(model), [read(line) for line in lines])
     model.train(was_training)
     letters_right = letters = words_right = words = 0
     log_loss = 0.0

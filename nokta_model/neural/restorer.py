@@ -11,12 +11,10 @@ import numpy as np
 from ..alphabet import asciify, fold_key
 from ..restorer import Ranking, Restorer
 from ..spans import Span
+from .batching import twin_probabilities
 from .candidates import best_spelling, ranked_spellings
-from .checkpoint import load_model
-from .infer import keep_cast_weights, resolve_device, twin_probabilities
-from .model import CharTagger
+from .runtime import Tagger, load_tagger
 
-SHIPPED = Path(__file__).resolve().parents[1] / "data" / "neural.safetensors"
 MAX_CANDIDATES = 8
 
 
@@ -24,17 +22,19 @@ class NeuralRestorer(Restorer):
     name = "neural"
     concurrent_batches = 2
 
-    def __init__(
-        self, model: CharTagger, meta: dict[str, Any] | None = None, max_candidates: int = MAX_CANDIDATES
-    ) -> None:
-        self.model = model.eval()
-        self.meta = meta or {}
+    def __init__(self, tagger: Tagger, max_candidates: int = MAX_CANDIDATES) -> None:
+        self.tagger = tagger
         self.max_candidates = max_candidates
 
     @classmethod
     def load(cls, path: Path | None = None, device: str = "auto") -> NeuralRestorer:
-        model, meta = load_model(_weights_path(path), resolve_device(device))
-        return cls(keep_cast_weights(model), meta)
+        """The network at ``path`` (None: the shipped one), run as ``runtime.load_tagger`` chooses."""
+        return cls(load_tagger(path, device))
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        """What the network's checkpoint says of it: data mix, training, metrics."""
+        return self.tagger.description
 
     def rank(
         self,
@@ -59,20 +59,8 @@ class NeuralRestorer(Restorer):
     def line_probabilities(self, lines: list[str]) -> list[np.ndarray]:
         """P(Turkish twin) per position of each line, as typed or ``model_lower``-ed (0
         where no head applies). A network that reads case sees the capitals typed."""
-        read = asciify if self.model.config.cased else fold_key
-        return twin_probabilities(self.model, [read(line) for line in lines])
-
-
-def _weights_path(path: Path | None) -> Path:
-    if path is None:
-        path = SHIPPED
-    path = Path(path)
-    if path.is_dir():
-        for name in ("best.safetensors", "model.safetensors", "neural.safetensors"):
-            if (path / name).exists():
-                return path / name
-        raise ValueError(f"no model weights (best/model/neural.safetensors) in {path}")
-    return path
+        read = asciify if self.tagger.config.cased else fold_key
+        return twin_probabilities(self.tagger, [read(line) for line in lines])
 
 
 def load_neural_restorer(path: Path | str | None = None, device: str = "auto") -> NeuralRestorer:

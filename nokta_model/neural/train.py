@@ -27,8 +27,8 @@ from .config import TrainConfig
 from .data import CaseMix, Stream, batches, class_counts, dev_lines, epoch_chunks, load_streams, mix_description
 from .distributed import Ranks, agreed_maximum, join, leave, wrap
 from .evaluate_dev import dev_metrics
-from .infer import bfloat16_native_on
 from .model import CharTagger, parameter_count
+from .torch_tagger import bfloat16_native_on
 from .train_state import load_optimizer, save_optimizer
 from .vocab import LETTER_OF_ID
 
