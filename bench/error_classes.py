@@ -4,15 +4,14 @@
 
 Text: the corpus dev split (``nokta_model.corpus``, never trained on), ASCII-folded by the
 benchmark protocol (../shared/bench/README.md) and scored as ``nokta_model.evaluate``
-scores; each file's dev lines are one document. Scopes: the 27 files the dev split had
-before round 4 and the files that joined the mix then (``NEW_FILES``), each whole and its
-news-genre files alone. Systems: the rule table
-(../shared/anchors/rule_table, a separate process on the ASCII text), the count-based
-backend and the default. A backend's errors are those of the full restore pipeline, as
-``nokta restore --format plain`` runs it (``nokta_model.pipeline``'s ``ProseFilter``: prose
-masking, the sentence language guard, then ``Restorer.restore`` with its foreign-word
-guard); the errors of ``Restorer.restore`` alone (what ``nokta eval`` scores) are counted
-beside them.
+scores. Scopes: the 27 files the dev split had before round 4 and the files that joined
+the mix then (``NEW_FILES``), each whole and its news-genre files alone. Systems: the rule
+table (../shared/anchors/rule_table, a separate process on the ASCII text), the
+count-based backend and the default. A backend's errors are those of ``nokta restore
+--format plain``, as ``nokta eval`` scores them (``pipeline.restore_lines``, each file's
+dev lines one document: prose masking, the sentence language guard, then
+``Restorer.restore`` with its foreign-word guard); the errors of ``Restorer.restore``
+alone (``nokta eval --bare``) are counted beside them.
 
 Every word error falls into the first of these classes it fits, in this order:
 
@@ -69,9 +68,8 @@ from bench.report import markdown_table, run_facts, write_report
 from nokta_model.alphabet import asciify, fold_circumflex, tr_lower
 from nokta_model.backends import load_restorer
 from nokta_model.corpus import LEXICON_FILES, default_corpus_dir, read_lines
-from nokta_model.evaluate import BATCH_LINES, ascii_inputs, restore_all
-from nokta_model.pipeline import Piece, ProseFilter, restore_pieces
-from nokta_model.prose import masker_for
+from nokta_model.evaluate import ascii_inputs, restore_all
+from nokta_model.pipeline import restore_lines
 from nokta_model.restorer import Ranking, Restorer
 from nokta_model.spans import SCORED_WORD_RE, Span, word_spans
 
@@ -285,21 +283,10 @@ def restore_dev(texts: list[Text]) -> tuple[dict[str, Restored], Restorer]:
 def restore_backend(restorer: Restorer, texts: list[Text], ascii_texts: list[list[str]]) -> Restored:
     bare, errors, restorer_errors = BareModel(restorer), [], []
     for text, ascii_lines in zip(texts, ascii_texts, strict=True):
-        errors += word_errors(text, pipeline_restore(restorer, ascii_lines), restore_all(bare, ascii_lines))
+        errors += word_errors(text, restore_lines(restorer, ascii_lines), restore_all(bare, ascii_lines))
         restorer_errors += word_errors(text, restore_all(restorer, ascii_lines))
     print(f"{restorer.name}: {len(errors)} errors through the pipeline, {len(restorer_errors)} by Restorer.restore")
     return Restored(errors, restorer_errors)
-
-
-def pipeline_restore(restorer: Restorer, lines: list[str]) -> list[str]:
-    """``lines`` restored as ``nokta restore --format plain`` restores a file holding them,
-    in batches of ``BATCH_LINES`` as the command's reads (one call for a whole file is slower)."""
-    prose, outputs = ProseFilter(masker_for("plain")), []
-    for start in range(0, len(lines), BATCH_LINES):
-        decided = prose.feed([Piece(line, "\n") for line in lines[start : start + BATCH_LINES]])
-        outputs += restore_pieces(restorer, decided).split("\n")[:-1]
-    outputs += restore_pieces(restorer, prose.finish()).split("\n")[:-1]
-    return outputs
 
 
 def lexicon_for(errors: Iterable[WordError], counter: Restorer, corpus_dir: Path) -> Lexicon:
@@ -429,9 +416,14 @@ def scope_rows(scope: str, runs: dict[str, dict]) -> list[list[str]]:
     cells = [figures for run in runs.values() for figures in systems_in(run["scopes"].get(scope))]
     rows = [[name, *(share(f, f["classes"][name]) if f else "" for f in cells)] for name in CLASSES]
     rows += [[f"… {detail}", *(number(f["details"][detail] if f else None) for f in cells)] for detail in DETAILS]
-    rows.append(["all word errors (`nokta restore`)", *(number(f["errors"] if f else None) for f in cells)])
     rows.append(
-        ["`Restorer.restore` alone (`nokta eval`)", *(number(f["restorer_errors"] if f else None) for f in cells)]
+        ["all word errors (`nokta restore`, `nokta eval`)", *(number(f["errors"] if f else None) for f in cells)]
+    )
+    rows.append(
+        [
+            "`Restorer.restore` alone (`nokta eval --bare`)",
+            *(number(f["restorer_errors"] if f else None) for f in cells),
+        ]
     )
     return rows
 
@@ -456,7 +448,7 @@ NOTE = (
     "(capitalised inside a sentence, no word running text counts), lexicon forms (diacritics missing, a word "
     "list holds the output, running text does not count it), real-word (gold and output both words running "
     "text counts), other. Share: of the system's errors in that scope. A backend's errors are those of "
-    "`nokta restore --format plain` (`pipeline.ProseFilter`, each file's dev lines one document); the rows "
+    "`nokta restore --format plain`, as `nokta eval` scores them (each file's dev lines one document); the rows "
     "starting … are parts of the class above them: guard-made errors that `Restorer.restore` alone does not "
     "make (the prose masking or the sentence guard made them), and two kinds of other. The rule table reads "
     "the ASCII text as a whole and has no guards (—)."

@@ -15,6 +15,7 @@ from bench.error_classes import (
     SUFFIX,
     TABLE,
     UNSEEN,
+    BareModel,
     Lexicon,
     Restored,
     WordError,
@@ -22,13 +23,11 @@ from bench.error_classes import (
     markdown,
     merged_runs,
     other_kind,
-    pipeline_restore,
     run_report,
     word_errors,
 )
 from bench.genres import DIRECT, Text
 from nokta_model.backends import load_restorer
-from nokta_model.pipeline import restore_lines
 
 COUNTS = {
     "su": 1900.0,
@@ -123,7 +122,8 @@ def test_the_report_counts_each_class_and_keeps_runs_with_other_labels_beside_a_
     assert "| real-word | 1 (50.0%) |  | 0 (0.0%) | 0 |  | 0 |" in table
 
 
-def test_the_pipeline_path_restores_as_nokta_restore_does_a_file_of_the_same_lines():
-    lines = ["Bugun hava cok guzel.", "It is a sunny day and we all go out.", "Yarin da oyle olacak."] * 300
+def test_the_bare_model_keeps_no_word_as_foreign():
+    lines = ["Yeni bir Issue actim."]
     restorer = load_restorer("ngram")
-    assert pipeline_restore(restorer, lines) == restore_lines(restorer, lines)
+    assert restorer.restore(lines) == ["Yeni bir Issue açtım."]
+    assert BareModel(restorer).restore(lines) == ["Yeni bir İssue açtım."]
