@@ -43,7 +43,7 @@ then the classes that say what the word is, read off the counts, which take what
 left: a name before a lexicon form (a name's letters are what no list can settle), and
 lexicon forms and real-words exclude each other (the output is, or is not, a word
 running text counts). "Counts as a word": at least ``WORD_COUNT`` in the count-based
-model's counts (``Restorer.counts``: its training text, a human-written file counted
+model's counts (``bench.word_counts``: its training text, a human-written file counted
 twice), so a slip or two in the corpus (``karariyla``: 2) makes no word.
 
 The word lists are read once per run, keeping only the spellings asked about.
@@ -57,7 +57,7 @@ import argparse
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,6 +65,7 @@ from pathlib import Path
 from bench.compare import TABLE, run_rule_table
 from bench.genres import Text, checkout_state, dev_texts
 from bench.report import markdown_table, run_facts, write_report
+from bench.word_counts import Lexicon, running_text_counts
 from nokta_model.alphabet import asciify, fold_circumflex, tr_lower
 from nokta_model.backends import load_restorer
 from nokta_model.corpus import LEXICON_FILES, default_corpus_dir, read_lines
@@ -91,9 +92,6 @@ GUARD, SUFFIX, ACRONYM, CAPITAL_I, NAME, LEXICON_FORM, REAL_WORD, OTHER = CLASSE
 GUARD_OUTSIDE = "guard-made outside `Restorer.restore`"
 UNSEEN, GOLD_NO_WORD = "other: no word to the restorer", "other: the gold no word, the output one"
 DETAILS = (GUARD_OUTSIDE, UNSEEN, GOLD_NO_WORD)
-#: A spelling running text counts at least this often (weighted: a human-written file
-#: counts twice) is a word; below it, one or two slips in the corpus (``karariyla``: 2).
-WORD_COUNT = 3
 ACRONYM_LETTERS = range(2, 7)
 HYPHEN_SUFFIX_LETTERS, HYPHEN_SUFFIX_VOWELS = 5, 2
 EXAMPLES = 6  # distinct (gold, output) pairs shown per class
@@ -135,20 +133,6 @@ class WordError:
         return f"{left}**{self.gold}**{right}".strip()
 
 
-@dataclass(frozen=True)
-class Lexicon:
-    """What the classes ask of the language: running-text counts and word-list entries (lower case)."""
-
-    counts: Mapping[str, float]
-    listed: frozenset[str]
-
-    def count(self, word: str) -> float:
-        return self.counts.get(tr_lower(word), 0.0)
-
-    def is_word(self, word: str) -> bool:
-        return self.count(word) >= WORD_COUNT
-
-
 def classify(error: WordError, lexicon: Lexicon) -> str:
     """The first class of ``CLASSES`` the error fits (the module's docstring defines them)."""
     gold, output = error.gold, error.output
@@ -167,7 +151,7 @@ def classify(error: WordError, lexicon: Lexicon) -> str:
         return OTHER
     if lacks_diacritics(gold, output) and tr_lower(output) in lexicon.listed and not lexicon.is_word(output):
         return LEXICON_FORM
-    if lexicon.is_word(gold) and lexicon.is_word(output):
+    if lexicon.real_word(gold, output):
         return REAL_WORD
     return OTHER
 
@@ -292,8 +276,7 @@ def restore_backend(restorer: Restorer, texts: list[Text], ascii_texts: list[lis
 def lexicon_for(errors: Iterable[WordError], counter: Restorer, corpus_dir: Path) -> Lexicon:
     """Counts of every gold, stem and output spelling; the word-list entries among the outputs."""
     errors = list(errors)
-    spellings = sorted({tr_lower(w) for e in errors for w in (e.gold, stem(e.gold), e.output)})
-    counts = dict(zip(spellings, counter.counts(spellings)))
+    counts = running_text_counts(counter, (w for e in errors for w in (e.gold, stem(e.gold), e.output)))
     outputs = {tr_lower(e.output) for e in errors}
     listed = set()
     for lexicon_file in LEXICON_FILES:

@@ -26,6 +26,8 @@ from pathlib import Path
 
 from bench.compare import TABLE, restorer_runner, run_rule_table
 from bench.report import markdown_table, run_facts, write_report
+from bench.word_counts import Lexicon, running_text_counts
+from nokta_model.backends import load_restorer
 from nokta_model.corpus import default_corpus_dir, split_lines
 from nokta_model.evaluate import Metrics, ascii_inputs, changed_words, score
 
@@ -112,8 +114,9 @@ def measure(restore: Restore, gold: list[str], feed_as_written: bool = True) -> 
     return measured
 
 
-def summary(parts: Iterable[Measured]) -> dict:
-    """The table's figures for one or more texts taken together."""
+def summary(parts: Iterable[Measured], lexicon: Lexicon | None = None) -> dict:
+    """The table's figures for one or more texts taken together; the real-word errors
+    (``word_counts.Lexicon.real_word``) when a lexicon is given."""
     summed = Measured(Metrics())
     for part in parts:
         summed.add(part)
@@ -124,27 +127,38 @@ def summary(parts: Iterable[Measured]) -> dict:
         "ambiguous_word_acc": metrics.ambiguous_word_accuracy,
         "letter_acc": metrics.letter_accuracy,
         "word_errors": metrics.words - metrics.words_correct,
+        "real_word_errors": None if lexicon is None else real_word_errors(metrics, lexicon),
         "changed_when_correct": None if changed is None or not metrics.words else changed / metrics.words,
         "top_errors": [[gold, output, count] for (gold, output), count in metrics.errors.most_common(TOP_ERRORS)],
     }
 
 
-def table_rows(measured: list[tuple[Text, dict[str, Measured]]]) -> list[dict]:
+def real_word_errors(metrics: Metrics, lexicon: Lexicon) -> int:
+    return sum(count for (gold, output), count in metrics.errors.items() if lexicon.real_word(gold, output))
+
+
+def error_lexicon(measured: list[tuple[Text, dict[str, Measured]]]) -> Lexicon:
+    """The running-text counts of every spelling in an error, by the count-based model."""
+    errors = [pair for _, by_system in measured for m in by_system.values() for pair in m.metrics.errors]
+    return Lexicon(running_text_counts(load_restorer("ngram"), (word for pair in errors for word in pair)))
+
+
+def table_rows(measured: list[tuple[Text, dict[str, Measured]]], lexicon: Lexicon | None = None) -> list[dict]:
     """Each genre's dev files together, then its test texts; all dev files; each technical dev file alone."""
     dev = [(text, by_system) for text, by_system in measured if text.split == "dev"]
     rows = []
     for genre in GENRES:
         members = [by_system for text, by_system in dev if text.genre == genre]
         if members:
-            rows.append(table_row(f"dev: {genre} ({files(len(members))})", genre, DIRECT, members))
+            rows.append(table_row(f"dev: {genre} ({files(len(members))})", genre, DIRECT, members, lexicon))
         rows += [
-            table_row(f"{text.name} (test only)", genre, text.path, [by_system])
+            table_row(f"{text.name} (test only)", genre, text.path, [by_system], lexicon)
             for text, by_system in measured
             if text.split == "test" and text.genre == genre
         ]
-    rows.append(table_row(f"dev: all files ({len(dev)})", "all", DIRECT, [by_system for _, by_system in dev]))
+    rows.append(table_row(f"dev: all files ({len(dev)})", "all", DIRECT, [by_system for _, by_system in dev], lexicon))
     rows += [
-        table_row(f"dev file: {text.name}", text.genre, DIRECT, [by_system])
+        table_row(f"dev file: {text.name}", text.genre, DIRECT, [by_system], lexicon)
         for text, by_system in dev
         if text.genre == "technical"
     ]
@@ -155,15 +169,22 @@ def files(count: int) -> str:
     return f"{count} file" if count == 1 else f"{count} files"
 
 
-def table_row(name: str, genre: str, path: str, parts: list[dict[str, Measured]]) -> dict:
-    systems = parts[0]
-    return {"text": name, "genre": genre, "path": path, "systems": {s: summary(p[s] for p in parts) for s in systems}}
+def table_row(
+    name: str, genre: str, path: str, parts: list[dict[str, Measured]], lexicon: Lexicon | None = None
+) -> dict:
+    systems = {s: summary((p[s] for p in parts), lexicon) for s in parts[0]}
+    return {"text": name, "genre": genre, "path": path, "systems": systems}
 
 
 def markdown(report: dict) -> str:
     """The table, a row per text; ``python -m bench.figures`` puts its figures into the docs."""
     systems = report["systems"]
-    header = ["text", "path", "words", *(f"{s}: word / amb-word / letter acc / errors / changed" for s in systems)]
+    header = [
+        "text",
+        "path",
+        "words",
+        *(f"{s}: word / amb-word / letter acc / errors (real-word) / changed" for s in systems),
+    ]
     rows = [
         [row["text"], PATH_LABELS[row["path"]], f"{row['systems'][systems[0]]['words']:,}"]
         + [cell(row["systems"][s]) for s in systems]
@@ -174,17 +195,20 @@ def markdown(report: dict) -> str:
 
 
 def cell(figures: dict) -> str:
-    changed = figures["changed_when_correct"]
+    changed, real_words = figures["changed_when_correct"], figures.get("real_word_errors")
     return (
         f"{figures['word_acc']:.4f} / {figures['ambiguous_word_acc']:.4f} / {figures['letter_acc']:.4f} / "
-        f"{figures['word_errors']} / {'—' if changed is None else f'{changed:.2%}'}"
+        f"{figures['word_errors']}{'' if real_words is None else f' ({real_words})'} / "
+        f"{'—' if changed is None else f'{changed:.2%}'}"
     )
 
 
 PATH_LABELS = {DIRECT: "restore", CLI_MARKDOWN: "CLI markdown", CLI_PLAIN: "CLI plain"}
 NOTE = (
     "word / amb-word / letter acc: word accuracy over all words and over words with an ambiguous letter "
-    "(c g i o s u), accuracy over those letters, of the ASCII-folded text restored; errors: words wrong; "
+    "(c g i o s u), accuracy over those letters, of the ASCII-folded text restored; errors: words wrong, in "
+    "brackets those whose gold and output are both words running text counts (real-word errors, only context "
+    "can choose: `bench.word_counts`; `bench.error_classes` sorts every error into a class); "
     "changed: share of words changed when the correct text is fed as written. Path: `restore` is "
     "`Restorer.restore` on each line (no prose masking, no language guard); `CLI markdown` and `CLI plain` "
     "are `nokta restore --format markdown|plain` (prose masking and the language guard). The rule table "
@@ -239,7 +263,7 @@ def main() -> None:
         "code": args.code,
         "dev_files": "all, non-commercial included" if args.non_commercial else "commercial-licence files only",
         "systems": [TABLE, *args.backends],
-        "rows": table_rows(measured),
+        "rows": table_rows(measured, error_lexicon(measured)),
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     write_report(args.out, report, markdown(report))

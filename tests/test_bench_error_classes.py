@@ -16,7 +16,6 @@ from bench.error_classes import (
     TABLE,
     UNSEEN,
     BareModel,
-    Lexicon,
     Restored,
     WordError,
     classify,
@@ -27,6 +26,7 @@ from bench.error_classes import (
     word_errors,
 )
 from bench.genres import DIRECT, Text
+from bench.word_counts import Lexicon
 from nokta_model.backends import load_restorer
 
 COUNTS = {

@@ -7,6 +7,7 @@ from bench.genres import (
     TABLE,
     Measured,
     Text,
+    cell,
     cli_runner,
     markdown,
     measure,
@@ -14,6 +15,7 @@ from bench.genres import (
     summary,
     table_rows,
 )
+from bench.word_counts import Lexicon
 from nokta_model.alphabet import asciify
 from nokta_model.evaluate import Metrics
 
@@ -38,6 +40,7 @@ def test_a_restorer_that_changes_nothing_scores_what_the_ascii_text_already_has_
         "ambiguous_word_acc": 2 / 5,
         "letter_acc": 2 / 8,
         "word_errors": 3,
+        "real_word_errors": None,
         "changed_when_correct": 0.0,
         "top_errors": [["kapı", "kapi", 1], ["açık", "acik", 1], ["ışık", "isik", 1]],
     }
@@ -51,6 +54,12 @@ def test_a_system_not_fed_the_correct_text_has_no_changed_figure():
     measured = measure(folded, GOLD, feed_as_written=False)
     assert measured.changed is None
     assert summary([measured])["changed_when_correct"] is None
+
+
+def test_real_word_errors_are_those_whose_gold_and_output_running_text_both_counts():
+    lexicon = Lexicon({"kapı": 50.0, "kapi": 5.0, "açık": 900.0, "acik": 2.0})  # acik: a slip or two, no word
+    assert summary([measure(unchanged, GOLD)], lexicon)["real_word_errors"] == 1
+    assert cell(summary([measure(unchanged, GOLD)], lexicon)) == "0.5000 / 0.4000 / 0.2500 / 3 (1) / 0.00%"
 
 
 def test_a_total_sums_words_and_errors_over_texts():
