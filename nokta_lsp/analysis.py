@@ -41,6 +41,9 @@ class Snapshot:
     codec: Codec
     model: Model | None  # None while no model is loaded
     written: frozenset[str] = frozenset()  # ``Document.written``
+    #: The writer's cursor (``Document.cursor``) when the word there is not shown yet
+    #: (``hideWhileTyping``): still being typed.
+    typing: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -165,6 +168,7 @@ def _wait(model: Model, run: Run) -> bool:
 
 def result(snapshot: Snapshot, state: DocumentState, complete: bool) -> Analysis:
     published = state.published
-    text = published.update(snapshot.lines, state.lines.take_changes(), snapshot.codec, snapshot.severity)
+    changes = state.lines.take_changes()
+    text = published.update(snapshot.lines, changes, snapshot.codec, snapshot.severity, snapshot.typing)
     share = 1.0 if complete else state.lines.found_share
     return Analysis(published.findings, text, published.result_id, complete, share, published.offered.spellings)

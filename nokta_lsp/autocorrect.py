@@ -9,7 +9,9 @@ language guard, the writer's evidence, the dictionaries), against a threshold of
 own (``autocorrectThreshold``); on a line whose words so far are all ASCII after a line
 typed with Turkish letters, the strict threshold holds, as on a line typed so. A word
 the writer typed with a Turkish letter is never changed, and a correction the writer
-undid is not made again for that word in the document. No protocol types here.
+undid is not made again for that word in the document. A trigger that came while no
+model could correct (it was loading) is not lost: the next one covers every word of the
+paragraph before the cursor. No protocol types here.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ SENTENCE_ENDS = (".", "!", "?")
 WORDS_BACK = 3
 #: Corrections remembered to notice an undo (the latest ones).
 REMEMBERED = 32
+#: Lines of the paragraph a trigger covers after triggers missed while the model loaded.
+CATCH_UP_LINES = 50
 
 
 def words_checked(line: str, column: int, trigger: str) -> list[Span]:
@@ -51,6 +55,15 @@ def words_checked(line: str, column: int, trigger: str) -> list[Span]:
         start = max(line.rfind(end, 0, column - 1) for end in SENTENCE_ENDS) + 1
         return [span for span in spans if span.start >= start]
     return spans[-WORDS_BACK:]
+
+
+def paragraph_rows(lines: Sequence[str], row: int) -> list[int]:
+    """The rows of the paragraph up to ``row`` (lines without a blank one between them),
+    at most ``CATCH_UP_LINES``."""
+    first = row
+    while first > 0 and row - first < CATCH_UP_LINES - 1 and lines[first - 1].strip():
+        first -= 1
+    return list(range(first, row + 1))
 
 
 @dataclass
@@ -121,6 +134,10 @@ class Autocorrector:
     made: list[WordChange] = field(default_factory=list)
     refused: set[str] = field(default_factory=set)  # words whose correction the writer undid
 
+    #: Triggers missed while no model could correct (it was loading): the next trigger
+    #: then covers every word of the paragraph before the cursor.
+    missed: bool = False
+
     def corrections(
         self,
         lines: tuple[str, ...],
@@ -131,7 +148,8 @@ class Autocorrector:
         cache: SuggestionCache,
     ) -> list[WordChange]:
         """The words to correct now, before ``position`` (row, code-point column after the
-        ``trigger`` typed), or at the end of the line before it when the trigger was a newline."""
+        ``trigger`` typed), or at the end of the line before it when the trigger was a newline;
+        after missed triggers, every word of the paragraph before the cursor."""
         self.note_undone(lines)
         row, column = position
         if trigger == "\n":  # the line break ended the line above; the cursor may sit after an indent
@@ -139,16 +157,19 @@ class Autocorrector:
             column = len(lines[row]) + 1 if 0 <= row < len(lines) else 0
         if not 0 <= row < len(lines):
             return []
-        text = derive_row(lines[row], self.states.before(lines, row, context), context).text
-        (suggestions,) = suggestions_for([text], context.restorer, cache)
-        options = self.options(lines, row, context, threshold)
-        recent = {span.start for span in words_checked(lines[row], column, trigger)}
+        rows = paragraph_rows(lines, row) if self.missed else [row]
+        self.missed = False
+        texts = [derive_row(lines[r], self.states.before(lines, r, context), context).text for r in rows]
+        recent = {span.start for span in words_checked(lines[row], column, "\n" if len(rows) > 1 else trigger)}
         changes = checked(
             lines,
             [
-                WordChange(row, f.start, f.end, f.original, f.replacement)
-                for f in line_findings(row, text, suggestions, options)
-                if f.confident and f.start in recent and f.end < column and f.original not in self.refused
+                WordChange(r, f.start, f.end, f.original, f.replacement)
+                for r, text, suggestions in zip(rows, texts, suggestions_for(texts, context.restorer, cache))
+                for f in line_findings(r, text, suggestions, self.options(lines, r, context, threshold))
+                if f.confident
+                and (r < row or (f.start in recent and f.end < column))
+                and f.original not in self.refused
             ],
         )
         self.made = (self.made + changes)[-REMEMBERED:]

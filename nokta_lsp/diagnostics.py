@@ -122,14 +122,25 @@ class PublishedDiagnostics:
         self._published_with: tuple[Codec, str] | None = None
         self.text: str | None = None
         self.result_id = "0"  # changes with the text
+        self._typing_row: int | None = None  # the line whose text leaves out the word being typed
 
-    def update(self, lines: Sequence[str], changes: FindingsChanges, codec: Codec, severity: str) -> str:
-        """Take the changes of the findings of ``lines``; returns the diagnostics' text."""
-        findings, texts, offered = list(self.findings), self._texts, self.offered
+    def update(
+        self,
+        lines: Sequence[str],
+        changes: FindingsChanges,
+        codec: Codec,
+        severity: str,
+        typing: tuple[int, int] | None = None,
+    ) -> str:
+        """Take the changes of the findings of ``lines``; returns the diagnostics' text, without
+        the word at ``typing`` (the cursor, when the word there is still being typed)."""
+        findings, texts, offered, typing_row = list(self.findings), self._texts, self.offered, self._typing_row
         for start, old_end, new_end in changes.splices:
             offered.replace(findings[start:old_end], ())
             findings[start:old_end] = [()] * (new_end - start)
             texts[start:old_end] = [""] * (new_end - start)
+            if typing_row is not None and typing_row >= start:  # serialised again below if still there
+                typing_row = typing_row + new_end - old_end if typing_row >= old_end else None
         offered.replace((findings[row] for row in changes.rows), changes.rows.values())
         for row, found in changes.rows.items():
             findings[row] = found
@@ -138,13 +149,21 @@ class PublishedDiagnostics:
             self._published_with = (codec, severity)
             texts[:] = [""] * len(findings)
             changed = itertools.compress(itertools.count(), findings)  # the lines with findings
-        for row in changed:
-            texts[row] = diagnostics_json_text(findings[row], lines[row], codec, severity) if findings[row] else ""
+        self._typing_row = typing[0] if typing is not None and typing[0] < len(findings) else None
+        again = {row for row in (typing_row, self._typing_row) if row is not None}  # a word hidden or shown
+        for row in again.union(changed):
+            shown = [finding for finding in findings[row] if not being_typed(finding, typing)]
+            texts[row] = diagnostics_json_text(shown, lines[row], codec, severity) if shown else ""
         self.findings = findings
         text = ",".join(filter(None, texts))
         if text != self.text:
             self.text, self.result_id = text, str(next(_result_ids))
         return text
+
+
+def being_typed(finding: Finding, cursor: tuple[int, int] | None) -> bool:
+    """Whether ``cursor`` is in the finding's word or at its end: the word is being typed."""
+    return cursor is not None and cursor[0] == finding.line and finding.start < cursor[1] <= finding.end
 
 
 def hover_text(finding: Finding) -> str:

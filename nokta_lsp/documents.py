@@ -75,6 +75,9 @@ class Document:
     #: Words nokta wrote into the document (fixes and commands the client applied): their
     #: Turkish letters are nokta's, not the writer's, and say nothing of how the writer types.
     written: frozenset[str] = frozenset()
+    #: Where the last edit ended (line, code-point column): the writer's cursor, as far as
+    #: the server knows it; None after opening or a whole-text change.
+    cursor: tuple[int, int] | None = None
 
     @classmethod
     def create(cls, uri: str, language_id: str, version: int, text: str) -> Document:
@@ -157,7 +160,18 @@ class DocumentStore:
         for change_range, text in changes:
             if change_range is None:
                 document.replace_all(text, version)
+                document.cursor = None
                 continue
-            document.apply_edit(*document.clamp_range(change_range, self.codec), text)
+            start, end = document.clamp_range(change_range, self.codec)
+            document.apply_edit(start, end, text)
+            document.cursor = end_of_insert(min(start, end), text)
         document.version = version
         return document
+
+
+def end_of_insert(start: tuple[int, int], text: str) -> tuple[int, int]:
+    """Where ``text`` inserted at ``start`` (line, code-point column) ends."""
+    lines, _ = split_lines(text)
+    if len(lines) == 1:
+        return start[0], start[1] + len(text)
+    return start[0] + len(lines) - 1, len(lines[-1])

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from nokta_model.alphabet import asciify
+from nokta_model.check.findings import Finding
+
+from .incremental import changed_region
 
 #: A letter, digit, underscore or combining mark: what may not touch a whole word.
 _WORD_CHAR = r"[\w\u0300-\u036f]"
@@ -70,3 +73,41 @@ def still_reads(lines: Sequence[str], change: WordChange) -> bool:
 def checked(lines: Sequence[str], changes: Sequence[WordChange]) -> list[WordChange]:
     """The changes that still read their word in ``lines`` and only restore its letters."""
     return [c for c in changes if still_reads(lines, c) and restores(c.old_text, c.new_text)]
+
+
+def carry_findings(
+    old_lines: Sequence[str],
+    old_findings: Sequence[Sequence[Finding]],
+    lines: Sequence[str],
+    first: int,
+    last: int,
+) -> list[Finding]:
+    """The findings of ``old_lines`` (an older version) on rows ``first``..``last`` of
+    ``lines``, the text now: those of the lines an edit only moved, renumbered; on the
+    lines it changed, those of the lines it changed whose word is still there nearby
+    (``relocate``), at its column now."""
+    start, old_end, new_end = changed_region(old_lines, lines)
+    carried: dict[tuple[int, int], Finding] = {}
+    for row in range(max(first, 0), min(last, len(lines) - 1) + 1):
+        if not start <= row < new_end:
+            old_row = row if row < start else row - new_end + old_end
+            carried.update(((row, f.start), replace(f, line=row)) for f in _row(old_findings, old_row))
+            continue
+        for old_row in _rows_edited_into(row, start, old_end, new_end):
+            for finding in _row(old_findings, old_row):
+                column = relocate(lines, row, finding.start, finding.original)
+                if column is not None:
+                    carried[row, column] = replace(finding, line=row, start=column, end=column + len(finding.original))
+    return list(carried.values())
+
+
+def _rows_edited_into(row: int, start: int, old_end: int, new_end: int) -> range:
+    """The rows of the older version whose text may be on ``row`` now, when its rows
+    ``start``..``old_end`` became rows ``start``..``new_end``: a line break typed moves a
+    line's end down one row, a line joined moves one up."""
+    grown = new_end - old_end
+    return range(max(start, row - max(grown, 0)), min(old_end, row + max(-grown, 0) + 1))
+
+
+def _row(findings: Sequence[Sequence[Finding]], row: int) -> Sequence[Finding]:
+    return findings[row] if row < len(findings) else ()  # none for a document not checked

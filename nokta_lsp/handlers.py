@@ -14,7 +14,17 @@ from nokta_model.backends import load_restorer
 from . import actions
 from .autocorrect import TRIGGERS
 from .engine import Loader
-from .features import autocorrect, code_actions, commands, configuration, diagnostics, documents, hover, lifecycle
+from .features import (
+    autocorrect,
+    code_actions,
+    commands,
+    configuration,
+    diagnostics,
+    documents,
+    hover,
+    lifecycle,
+    status,
+)
 from .server import NoktaServer
 
 FEATURES: list[tuple[str, Any, Callable[..., Any]]] = [
@@ -49,6 +59,9 @@ COMMANDS: list[tuple[str, Callable[..., Any]]] = [
     (actions.RESTORE_DOCUMENT, commands.restore_document),
     (actions.RESTORE_SELECTION, commands.restore_selection),
     (actions.ADD_TO_DICTIONARY, commands.add_to_dictionary),
+    (status.PAUSE, status.pause),
+    (status.RESUME, status.resume),
+    (status.STATUS, status.current),
 ]
 
 

@@ -71,12 +71,15 @@ class Scheduler:
         return self._loop
 
     def schedule(self, uri: str, delay_s: float | None = None) -> None:
-        """(Re)start the document's debounce timer."""
+        """(Re)start the document's debounce timer (none while checking is paused)."""
         self._trimmer.maybe_trim()
         self._note_superseded(uri)
         timer = self._timers.pop(uri, None)
         if timer is not None:
             timer.cancel()
+        if self.session.paused:
+            self._note_idle()
+            return
         delay = self.session.settings.debounceMs / 1000 if delay_s is None else delay_s
         self._timers[uri] = self.loop.call_later(delay, self._submit, uri)
         self.idle.clear()
@@ -89,6 +92,14 @@ class Scheduler:
     def _note_idle(self) -> None:
         if not self._timers and not self._in_flight:
             self.idle.set()
+
+    def pause(self) -> None:
+        """Checking paused: no analysis starts (one running finishes unpublished), no request waits."""
+        for uri in list(self._timers):
+            self._timers.pop(uri).cancel()
+        for uri in list(self._waiters):
+            self._wake(uri)
+        self._note_idle()
 
     def forget(self, uri: str) -> None:
         timer = self._timers.pop(uri, None)
@@ -105,8 +116,9 @@ class Scheduler:
 
     async def analysed(self, uri: str, timeout_s: float = 30.0) -> None:
         """Wait until the document's current version has been analysed and no analysis of it
-        is scheduled or running (or timeout). A request waiting for it cuts the debounce short."""
-        if self._settled(uri):
+        is scheduled or running (or timeout, or checking is paused). A request waiting for it
+        cuts the debounce short."""
+        if self._settled(uri) or self.session.paused:
             return
         waiter = self.loop.create_future()
         self._waiters.setdefault(uri, []).append(waiter)

@@ -22,6 +22,7 @@ from .analysis import Analysis, Snapshot
 from .autocorrect import Autocorrector
 from .dictionary import Dictionary
 from .documents import Codec, Document, DocumentStore
+from .edits import carry_findings
 from .engine import Engine, Loader
 from .loop_thread import LoopThread, on_loop
 from .settings import Settings, parse_settings
@@ -38,16 +39,19 @@ class ClientCapabilities:
     work_done_progress: bool = False
     configuration: bool = False
     document_changes: bool = False  # takes versioned edits (``WorkspaceEdit.documentChanges``)
+    status_notification: bool = False  # takes ``nokta/status`` (``experimental.noktaStatus``)
 
     @classmethod
     def resolve(cls, capabilities: types.ClientCapabilities) -> ClientCapabilities:
         text_document, workspace, window = capabilities.text_document, capabilities.workspace, capabilities.window
+        experimental = capabilities.experimental if isinstance(capabilities.experimental, dict) else {}
         return cls(
             pull_diagnostics=bool(text_document and text_document.diagnostic),
             diagnostic_refresh=bool(workspace and workspace.diagnostics and workspace.diagnostics.refresh_support),
             work_done_progress=bool(window and window.work_done_progress),
             configuration=bool(workspace and workspace.configuration),
             document_changes=bool(workspace and workspace.workspace_edit and workspace.workspace_edit.document_changes),
+            status_notification=experimental.get("noktaStatus") is True,
         )
 
 
@@ -67,7 +71,8 @@ class Session:
         self.engine = Engine(loader, self.loop_thread)
         self.dictionary = Dictionary()
         self.root: str | None = None
-        self._results: dict[str, tuple[int, Analysis]] = {}  # the last analysis and its version
+        #: The last analysis of each document, with the version and the lines it analysed.
+        self._results: dict[str, tuple[int, tuple[str, ...], Analysis]] = {}
         self._completed: dict[str, tuple[int, str]] = {}  # the last complete one's version and result id
         self._skipped: set[str] = set()  # too big to check: warned once
         self._settings_warnings: set[str] = set()  # shown for the settings now in force
@@ -75,6 +80,8 @@ class Session:
         self.checking: dict[str, str] = {}
         #: Each document's autocorrect state (``features.autocorrect``), made on its first request.
         self.autocorrectors: dict[str, Autocorrector] = {}
+        #: Checking and autocorrect paused by the user (``features.status``).
+        self.paused = False
 
     @property
     def codec(self) -> Codec:
@@ -153,6 +160,7 @@ class Session:
             self.codec,
             self.engine.model,
             document.written,
+            document.cursor if self.settings.hideWhileTyping else None,
         )
 
     def _masker(self, document: Document) -> Masker | None:
@@ -187,7 +195,7 @@ class Session:
         had a complete result already, with another result (settings, dictionary or model changed)."""
         if snapshot.uri not in self.documents:
             return False
-        self._results[snapshot.uri] = (snapshot.version, analysis)
+        self._results[snapshot.uri] = (snapshot.version, snapshot.lines, analysis)
         if not analysis.complete:
             return False
         last = self._completed.get(snapshot.uri)
@@ -197,12 +205,12 @@ class Session:
     def result(self, uri: str) -> Analysis | None:
         """The analysis of the document's current version, complete or partial (None before one)."""
         document = self.documents.get(uri)
-        version, analysis = self._results.get(uri, (None, None))
+        version, _, analysis = self._results.get(uri, (None, None, None))
         return analysis if document is not None and version == document.version else None
 
     def offered(self, uri: str) -> frozenset[str]:
         """The spellings with Turkish letters offered by the last analysis, current or not."""
-        _, analysis = self._results.get(uri, (None, None))
+        _, _, analysis = self._results.get(uri, (None, None, None))
         return analysis.offered if analysis is not None else frozenset()
 
     def edit_version(self, uri: str) -> int | None:
@@ -218,9 +226,14 @@ class Session:
         return analysis.line_findings[row]
 
     def findings(self, uri: str, first: int = 0, last: int | None = None) -> list[Finding]:
-        """Findings on lines ``first``..``last`` of the document's current version ([] before its first analysis)."""
-        analysis = self.result(uri)
-        if analysis is None:
+        """Findings on lines ``first``..``last`` of the document's current text: its current
+        analysis's or, while a newer one runs, the last one's whose words are still there
+        (``edits.carry_findings``); [] before its first analysis and while checking is paused."""
+        document = self.documents.get(uri)
+        version, lines, analysis = self._results.get(uri, (None, None, None))
+        if document is None or analysis is None or lines is None or self.paused:
             return []
-        rows = analysis.line_findings[first : None if last is None else last + 1]
-        return [finding for row in rows for finding in row]
+        last = len(document.lines) - 1 if last is None else last
+        if version == document.version:
+            return [finding for row in analysis.line_findings[first : last + 1] for finding in row]
+        return carry_findings(lines, analysis.line_findings, document.lines, first, last)

@@ -52,6 +52,7 @@ class Settings:
     maxLineLength: int = 20_000
     autocorrect: tuple[str, ...] = DEFAULT_FILE_TYPES
     autocorrectThreshold: float = DEFAULT_AUTOCORRECT_THRESHOLD
+    hideWhileTyping: bool = True
 
     def model_key(self) -> tuple[str, str, str]:
         return (self.backend, self.modelPath, self.device)
@@ -118,6 +119,11 @@ DESCRIPTIONS: dict[str, tuple[str, Any]] = {
         "The confidence a word needs to be restored as you type. Chosen on the corpus dev split by "
         "`bench/autocorrect.py --tune` for next to no wrong changes; never on `shared/bench`.",
         0.9995,
+    ),
+    "hideWhileTyping": (
+        "No diagnostic nor inlay hint for the word being typed (the one the last edit ended in) "
+        "until a space or punctuation follows it.",
+        False,
     ),
 }
 

@@ -97,7 +97,7 @@ async def test_code_actions_follow_the_cursor_not_the_line(client: LanguageClien
 
 
 async def test_incremental_edits_update_diagnostics(client: LanguageClient):
-    await initialize(client)
+    await initialize(client, {"hideWhileTyping": False})  # the word an edit ends in is shown too
     open_document(client, "file:///b.txt", "hava guzel\nikinci satir\n")
     assert words(await diagnostics_for(client, "file:///b.txt", 1)) == ["guzel → güzel"]
     change_document(client, "file:///b.txt", 2, (span(1, 0, 6), "cok"))

@@ -74,7 +74,7 @@ async def test_binary_garbage_and_lone_surrogates(client: LanguageClient):
 
 
 async def test_ranges_beyond_the_document_are_clamped(client: LanguageClient):
-    await initialize(client)
+    await initialize(client, {"hideWhileTyping": False})  # the word an edit ends in is shown too
     open_document(client, "file:///r.txt", "hava\n")
     await diagnostics_for(client, "file:///r.txt", 1)
     far = types.Range(start=types.Position(line=99, character=5), end=types.Position(line=120, character=999))

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from nokta_model.check.findings import SuggestionCache, document_masker
+from nokta_model.prose import Masker
 
 from .. import actions
 from ..autocorrect import Autocorrector
@@ -30,11 +31,19 @@ _cache = SuggestionCache(CACHE_LINES)
 def on_type_formatting(ls: NoktaServer, params: types.DocumentOnTypeFormattingParams) -> list[types.TextEdit] | None:
     session, uri = ls.session, params.text_document.uri
     document = session.document(uri)
-    context = _context(ls, document) if document is not None else None
-    if document is None or context is None:
+    masker = _masker(ls, document) if document is not None else None
+    if document is None or masker is None or session.paused:
         return None
-    position = document.clamp(params.position.line, params.position.character, session.codec)
     corrector = session.autocorrectors.setdefault(uri, Autocorrector())
+    model = session.engine.model
+    if model is None or model.stand_in:  # loading: the next trigger once it is ready covers this one's words
+        corrector.missed = True
+        return None
+    options = session.options_for(uri)
+    context = Context(
+        masker, options, session.settings.severity, session.codec, model.restorer, _cache, document.written
+    )
+    position = document.clamp(params.position.line, params.position.character, session.codec)
     changes = corrector.corrections(
         tuple(document.lines), position, params.ch, context, session.settings.autocorrectThreshold, _cache
     )
@@ -44,14 +53,9 @@ def on_type_formatting(ls: NoktaServer, params: types.DocumentOnTypeFormattingPa
     return [actions.text_edit(document.lines, change, session.codec) for change in changes]
 
 
-def _context(ls: NoktaServer, document: Document) -> Context | None:
-    """What autocorrect checks the document with, or None when it is not to be corrected."""
-    session, settings = ls.session, ls.session.settings
-    model = session.engine.model
-    if document.language_id not in settings.autocorrect or model is None or model.stand_in:
+def _masker(ls: NoktaServer, document: Document) -> Masker | None:
+    """The masker autocorrect checks the document with, or None when it is not to be corrected."""
+    settings = ls.session.settings
+    if document.language_id not in settings.autocorrect or document.size > settings.maxFileSize:
         return None
-    masker = document_masker(document.language_id, settings.fileTypes, settings.checkCodeComments)
-    if masker is None or document.size > settings.maxFileSize:
-        return None
-    options = session.options_for(document.uri)
-    return Context(masker, options, settings.severity, session.codec, model.restorer, _cache, document.written)
+    return document_masker(document.language_id, settings.fileTypes, settings.checkCodeComments)

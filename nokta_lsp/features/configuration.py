@@ -12,6 +12,7 @@ from lsprotocol import types
 
 from ..engine import LoadOutcome
 from ..settings import SECTION
+from . import status
 
 if TYPE_CHECKING:
     from ..server import NoktaServer
@@ -72,6 +73,7 @@ def load_model(ls: NoktaServer) -> None:
 
     done = functools.partial(_model_loaded, ls, token)
     session.engine.start_loading(session.settings.model_key(), ls.scheduler.loop, done, interim, settle)
+    status.notify(ls)
 
 
 def _model_loaded(ls: NoktaServer, token: str | None, outcome: LoadOutcome) -> None:
@@ -83,6 +85,7 @@ def _model_loaded(ls: NoktaServer, token: str | None, outcome: LoadOutcome) -> N
         kind = types.MessageType.Warning if outcome.model else types.MessageType.Error
         ls.window_show_message(types.ShowMessageParams(type=kind, message=outcome.error))
     log.info("model ready: %s", outcome.model.description if outcome.model else None)
+    status.notify(ls)
     ls.refresh()
 
 

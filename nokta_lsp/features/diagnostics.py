@@ -25,8 +25,11 @@ _progress_tokens = itertools.count(1)
 
 
 def deliver(ls: NoktaServer, snapshot: Snapshot, analysis: Analysis, reanalysed: bool) -> None:
-    """Publish a new analysis, or ask a pulling client to pull again when the text did not change."""
+    """Publish a new analysis, or ask a pulling client to pull again when the text did not
+    change (nothing while checking is paused)."""
     capabilities = ls.session.capabilities
+    if ls.session.paused:
+        return
     if not capabilities.pull_diagnostics:
         ls.protocol.publish_diagnostics_json(snapshot.uri, snapshot.version, analysis.diagnostics_json)
     elif reanalysed and capabilities.diagnostic_refresh:  # same text, new result: settings or model changed
@@ -65,7 +68,7 @@ def clear(ls: NoktaServer, uri: str) -> None:
 
 def report(analysis: Analysis | None, previous_result_id: str | None) -> dict[str, Any]:
     """A document diagnostic report, as JSON data."""
-    if analysis is None:  # closed, or analysis did not finish in time
+    if analysis is None:  # closed, paused, or analysis did not finish in time
         return {"kind": types.DocumentDiagnosticReportKind.Full.value, "items": []}
     if previous_result_id == analysis.result_id:
         return {"kind": types.DocumentDiagnosticReportKind.Unchanged.value, "resultId": analysis.result_id}
@@ -78,4 +81,5 @@ def report(analysis: Analysis | None, previous_result_id: str | None) -> dict[st
 
 async def pull(ls: NoktaServer, params: types.DocumentDiagnosticParams) -> dict[str, Any]:
     await ls.scheduler.analysed(params.text_document.uri)
-    return report(ls.session.result(params.text_document.uri), params.previous_result_id)
+    analysis = ls.session.result(params.text_document.uri) if not ls.session.paused else None
+    return report(analysis, params.previous_result_id)

@@ -21,6 +21,7 @@ class RawServer:
         self.errors: list[dict[str, Any]] = []  # error responses with id null
         self.shown: list[str] = []  # window/showMessage texts
         self.applied: list[dict[str, Any]] = []  # workspace/applyEdit edits, each answered as applied
+        self.notified: dict[str, list[Any]] = {}  # other notifications' params, by method
         self._results: dict[int, asyncio.Future[Any]] = {}
         self._ids = itertools.count(1)
         self._process: asyncio.subprocess.Process | None = None
@@ -28,7 +29,11 @@ class RawServer:
         self._news = asyncio.Condition()
 
     async def start(
-        self, options: dict[str, Any], encodings: list[str] | None = None, workspace: dict[str, Any] | None = None
+        self,
+        options: dict[str, Any],
+        encodings: list[str] | None = None,
+        workspace: dict[str, Any] | None = None,
+        experimental: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         self._process = await asyncio.create_subprocess_exec(
             *self.command,
@@ -42,6 +47,7 @@ class RawServer:
             "general": {"positionEncodings": encodings or ["utf-16"]},
             "textDocument": {"publishDiagnostics": {"versionSupport": True}},
             "workspace": workspace or {},
+            "experimental": experimental or {},
         }
         result = await self.request(
             "initialize",
@@ -83,6 +89,8 @@ class RawServer:
         elif method is not None and "id" in message:  # another request from the server
             result = [None] * len(message["params"]["items"]) if method == "workspace/configuration" else None
             self.write(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}).encode())
+        elif method is not None:
+            self.notified.setdefault(method, []).append(message.get("params"))
         elif message.get("id") is None and "error" in message:
             self.errors.append(message["error"])
         elif message.get("id") in self._results:
