@@ -38,7 +38,9 @@ SEQUENCE = st.lists(st.lists(CHANGE, min_size=1, max_size=3), max_size=8)  # did
 def run_fuzz(command: list[str], encoding: str, examples: int, timeout: float, backend: str = "default") -> None:
     loop = asyncio.new_event_loop()
     server = RawServer(command)
-    result = loop.run_until_complete(server.start({"debounceMs": 0, "backend": backend}, encodings=[encoding]))
+    # every finding shown, also the word an edit ends in: the fixes offered are the diagnostics'
+    options = {"debounceMs": 0, "backend": backend, "hideWhileTyping": False}
+    result = loop.run_until_complete(server.start(options, encodings=[encoding]))
     assert result["capabilities"]["positionEncoding"] == encoding
     uris = (f"file:///fuzz{n}.txt" for n in itertools.count())
 
