@@ -1,6 +1,6 @@
 """Speed of `nokta restore` per backend beside the rule-based table, as a user runs them.
 
-    python -m bench.throughput [--backends ngram default] [--runs 3]
+    python -m bench.throughput [--backends ngram default] [--runtimes] [--runs 3]
 
 Whole processes on text no model was built from: vikipedi_test and bench/data/mixed_sample.md
 (technical Turkish mixed with English: Markdown, code, URLs), each folded to ASCII. The
@@ -12,7 +12,9 @@ machine's speed falls on all of them; figures are medians over the rounds of the
 time, with the CPU time (user + system) beside it, since the default reads the network
 on a second thread. A warm-up round first, with bytecode written as on a user's machine.
 Start-up is a whole `nokta restore` of a one-line input, and of one with a word only the
-network decides (torch loaded). Writes bench/results/throughput.json and .md;
+network decides (its runtime loaded). The default runs its network on ONNX Runtime, as
+installed; `--runtimes` also times it on torch (the `nokta[torch]` extra), in bfloat16
+where the CPU has it and in float32. Writes bench/results/throughput.json and .md;
 `python -m bench.figures` then puts the table into the docs.
 """
 
@@ -36,9 +38,14 @@ SHARED = ROOT.parent.parent / "shared"
 RULE_TABLE = SHARED / "anchors" / "rule_table" / "restore.py"
 TABLE = "rule table"
 ONE_LINE = "Bugun hava cok guzel.\n"
-ONE_LINE_NETWORK = "Bu yasa meclisten gecti.\n"  # an unseen word: the default loads torch
+ONE_LINE_NETWORK = "Bu yasa meclisten gecti.\n"  # an unseen word: the default loads its network
 #: Each process writes and reads bytecode, as an installed package does.
 ENVIRONMENT = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+#: The default with its network on torch: (backend, environment) of each such system.
+TORCH_RUNTIMES = {
+    "default, torch": ("default", {"NOKTA_RUNTIME": "torch"}),
+    "default, torch float32": ("default", {"NOKTA_RUNTIME": "torch", "NOKTA_NETWORK_FLOAT32": "1"}),
+}
 
 
 def texts() -> dict[str, tuple[str, str]]:
@@ -53,19 +60,22 @@ def texts() -> dict[str, tuple[str, str]]:
     }
 
 
-def command(system: str, path: Path) -> tuple[list[str], Path | None]:
-    """(argv, standard input): the table reads standard input; nokta reads the file, so
-    its format (Markdown: only prose restored) comes from the extension as for a user."""
+def command(system: str, path: Path) -> tuple[list[str], Path | None, dict[str, str]]:
+    """(argv, standard input, environment): the table reads standard input; nokta reads
+    the file, so its format (Markdown: only prose restored) comes from the extension as
+    for a user."""
     if system == TABLE:
-        return [sys.executable, str(RULE_TABLE)], path
-    return [sys.executable, "-m", "nokta_model", "restore", "--backend", system, str(path)], None
+        return [sys.executable, str(RULE_TABLE)], path, ENVIRONMENT
+    backend, runtime = TORCH_RUNTIMES.get(system, (system, {}))
+    argv = [sys.executable, "-m", "nokta_model", "restore", "--backend", backend, str(path)]
+    return argv, None, ENVIRONMENT | runtime
 
 
-def seconds(argv: list[str], stdin_path: Path | None) -> tuple[float, float]:
+def seconds(argv: list[str], stdin_path: Path | None, environment: dict[str, str]) -> tuple[float, float]:
     """(wall, CPU) seconds of one whole process."""
     started = time.perf_counter()
     with open(stdin_path or os.devnull, "rb") as stdin:
-        process = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.DEVNULL, env=ENVIRONMENT)
+        process = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.DEVNULL, env=environment)
         _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - started
     if os.waitstatus_to_exitcode(status) != 0:
@@ -105,9 +115,11 @@ def _medians(by_system: dict[str, list[float]]) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backends", nargs="+", default=["ngram", "default"])
+    parser.add_argument("--runtimes", action="store_true", help="also the default with its network on torch")
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    systems = [TABLE, *args.backends]
+    backends = [*args.backends, *(TORCH_RUNTIMES if args.runtimes else ())]
+    systems = [TABLE, *backends]
     load_at_start = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as folder:
         files, sizes = {}, {}
@@ -126,7 +138,7 @@ def main() -> None:
         "characters": sizes,
         **figures,
     }
-    markdown = table(report, args.backends)
+    markdown = table(report, backends)
     write_report(ROOT / "results" / "throughput", report, markdown)
     print(markdown)
 

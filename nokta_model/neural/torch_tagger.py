@@ -27,10 +27,11 @@ _BFLOAT16_CPU_FLAGS = frozenset({"amx_bf16", "avx512_bf16"})
 
 class TorchTagger:
     """``model`` as a ``runtime.Tagger`` (put in eval mode): batches run under no-grad,
-    in bfloat16 where the CPU has it natively."""
+    in bfloat16 where the CPU has it natively unless ``bfloat16`` is False."""
 
-    def __init__(self, model: CharTagger, description: dict[str, Any] | None = None) -> None:
+    def __init__(self, model: CharTagger, description: dict[str, Any] | None = None, bfloat16: bool = True) -> None:
         self.model = model.eval()
+        self.allow_bfloat16 = bfloat16
         self.config: ModelConfig = model.config
         self.description = description or {}
         self.device = model_device(model)
@@ -55,7 +56,7 @@ class TorchTagger:
             return torch.sigmoid(self.model.calibrated(logits, ids_tensor)).float().cpu().numpy()
 
     def _bfloat16(self) -> bool:
-        return bfloat16_native_on(self.device) and not float32_asked()
+        return self.allow_bfloat16 and bfloat16_native_on(self.device) and not float32_asked()
 
 
 def checkpoint_in(path: Path) -> Path:
