@@ -12,12 +12,15 @@ by hash; neither is counted into any model, and ``shared/bench`` is never used.
 from __future__ import annotations
 
 import gzip
+import html
 import os
+import unicodedata
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+_WINDOWS_1252_QUOTES = str.maketrans({"\x91": "‘", "\x92": "’", "\x93": "“", "\x94": "”"})
 DEV_PERCENT = 2
 TUNE_PERCENT = 2
 
@@ -31,6 +34,9 @@ class CorpusFile:
     genre: str  # news, everyday, encyclopedic, technical, essays or speeches
     commercial: bool = True
     human: bool = True  # written by people (not machine-written or machine-translated)
+    #: Crawled web pages whose text kept HTML entities (``&uuml;``) and Windows-1252
+    #: quotes read as Latin-1 (U+0092 for ’): decoded as the lines are read.
+    crawled: bool = False
 
 
 TRAIN_FILES = (
@@ -70,7 +76,7 @@ TRAIN_FILES = (
         "gh_DjangoGirls_tutorial_tutorial.txt", "Django Girls tutorial, translated", "CC BY-SA 4.0", 2, "technical"
     ),
     CorpusFile("gh_tldr-pages_tldr_pages.txt", "command descriptions", "CC BY 4.0", 2, "technical"),
-    CorpusFile("gh_ttc3600_news.txt", "news articles (TTC-3600)", "CC BY 4.0", 2, "news"),
+    CorpusFile("gh_ttc3600_news.txt", "news articles (TTC-3600)", "CC BY 4.0", 2, "news", crawled=True),
     CorpusFile("gh_parlamint_tr_sample.txt", "parliament transcripts (ParlaMint-TR)", "CC BY 4.0", 2, "speeches"),
 )
 
@@ -130,8 +136,14 @@ def train_files(corpus_dir: Path, commercial_only: bool = True) -> list[tuple[Co
 
 
 def split_lines(corpus_dir: Path, split: str, commercial_only: bool = True) -> Iterator[tuple[CorpusFile, str]]:
-    """Lines of the ``"train"``, ``"tune"`` or ``"dev"`` split, with the file each came from."""
+    """Lines of the ``"train"``, ``"tune"`` or ``"dev"`` split, with the file each came from
+    (a crawled file's lines decoded; the split is the line's as stored)."""
     for corpus_file, path in train_files(corpus_dir, commercial_only):
         for line in read_lines(path):
             if line_split(line) == split:
-                yield corpus_file, line
+                yield corpus_file, decode_crawled(line) if corpus_file.crawled else line
+
+
+def decode_crawled(line: str) -> str:
+    """``line`` with its HTML entities and Latin-1-read Windows-1252 quotes decoded."""
+    return unicodedata.normalize("NFC", html.unescape(line).translate(_WINDOWS_1252_QUOTES))
