@@ -56,6 +56,8 @@ class Analysis:
     #: Spellings with a Turkish letter offered as fixes: an edit writing one is nokta's own
     #: (``features.own_edits``); an ASCII spelling would change nothing in the writer's view.
     offered: frozenset[str] = frozenset()
+    #: The words the document's ``nokta: ignore`` directives name (``word_key``s), as found so far.
+    file_ignores: frozenset[str] = frozenset()
 
 
 NOTHING = Analysis([], "", "empty")
@@ -171,4 +173,5 @@ def result(snapshot: Snapshot, state: DocumentState, complete: bool) -> Analysis
     changes = state.lines.take_changes()
     text = published.update(snapshot.lines, changes, snapshot.codec, snapshot.severity, snapshot.typing)
     share = 1.0 if complete else state.lines.found_share
-    return Analysis(published.findings, text, published.result_id, complete, share, published.offered.spellings)
+    offered, ignored = published.offered.spellings, state.lines.file_ignores
+    return Analysis(published.findings, text, published.result_id, complete, share, offered, ignored)

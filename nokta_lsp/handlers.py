@@ -24,6 +24,7 @@ from .features import (
     hover,
     lifecycle,
     status,
+    workspace,
 )
 from .server import NoktaServer
 
@@ -32,6 +33,8 @@ FEATURES: list[tuple[str, Any, Callable[..., Any]]] = [
     (types.INITIALIZED, None, lifecycle.initialized),
     (types.SHUTDOWN, None, lifecycle.shutdown),
     (types.WORKSPACE_DID_CHANGE_CONFIGURATION, None, configuration.did_change_configuration),
+    (types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS, None, workspace.did_change_workspace_folders),
+    (types.WORKSPACE_DID_CHANGE_WATCHED_FILES, None, workspace.did_change_watched_files),
     (types.TEXT_DOCUMENT_DID_OPEN, None, documents.did_open),
     (types.TEXT_DOCUMENT_DID_CHANGE, None, documents.did_change),
     (types.TEXT_DOCUMENT_DID_CLOSE, None, documents.did_close),

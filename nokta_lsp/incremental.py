@@ -10,12 +10,20 @@ asking the restorer once for the texts not in the suggestion cache. What changed
 findings is handed on as ``FindingsChanges`` (``take_changes``), so the published
 diagnostics (``diagnostics.PublishedDiagnostics``) follow at the cost of the change, not
 of the document. Runs in the analysis worker only; no protocol types here.
+
+Directives (``nokta_model.prose.directives``) are part of the masker and its state: a
+disabled line's row has no text. The words ``nokta: ignore`` names hold for the whole
+document: counted over the derived rows (``file_ignores``), they hide the findings of
+those words on every line (each record keeps what was found, ``found``, and shows the
+rest), so a directive added or removed costs a pass over the lines with findings, not
+over the document. A directive below the lines derived so far counts once it is derived.
 """
 
 from __future__ import annotations
 
 import itertools
 import operator
+from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
@@ -28,7 +36,8 @@ from nokta_model.check.findings import (
     suggestions_for,
     within_length,
 )
-from nokta_model.prose import Masker, blank, turkish_line
+from nokta_model.check.words import is_ignored, word_key
+from nokta_model.prose import Masker, blank, line_ignores, turkish_line
 from nokta_model.restorer import Restorer
 from nokta_model.spans import word_spans
 
@@ -111,11 +120,12 @@ class LineRecord:
     """What was derived and found from one line of the document."""
 
     row: Row | None = None  # None: not derived yet (every line from ``DocumentAnalysis.derived`` on)
-    findings: tuple[Finding, ...] = ()  # numbered with the line's current row
+    findings: tuple[Finding, ...] = ()  # shown: ``found`` but the document's ignored words
     stale: bool = True  # not found for its line and the current context yet: shows its last findings
+    found: tuple[Finding, ...] = ()  # numbered with the line's current row
 
 
-_FINDINGS = operator.attrgetter("findings")
+_FOUND = operator.attrgetter("found")
 
 
 @dataclass(frozen=True)
@@ -144,6 +154,8 @@ class DocumentAnalysis:
         #: The document's first language decision (None: not made yet): the lines above the
         #: line that makes it, undecided, are checked as Turkish unless it is False.
         self.leading_language: bool | None = None
+        self._ignore_counts: Counter[str] = Counter()  # words of ``nokta: ignore`` on derived rows
+        self.file_ignores: frozenset[str] = frozenset()  # those words, as ``word_key``s
 
     # --- what the worker asks -------------------------------------------------------------
 
@@ -210,6 +222,8 @@ class DocumentAnalysis:
         new records for them (stale, not derived)."""
         width = new_end - start
         self.stale_lines += width - sum(record.stale for record in self.records[start:old_end])
+        for record in self.records[start:old_end]:
+            self._uncount(record)
         self.records[start:old_end] = [LineRecord() for _ in range(width)]
         self.lines = lines
         self.queue.splice(start, old_end, new_end - old_end)
@@ -258,6 +272,7 @@ class DocumentAnalysis:
             for record in self.records:
                 record.row = None
             self.derived = 0
+            self._ignore_counts.clear()
         self._mark_stale(range(len(self.records)))
         self.queue.reset_urgent(range(min(len(self.records), URGENT_ROWS)))
 
@@ -276,13 +291,13 @@ class DocumentAnalysis:
             record = self.records[row]
             if row >= new_end and record.row is not None and record.row.state_in == state:
                 break
-            record.row = derive_row(self.lines[row], state, self.context)
-            state = record.row.state_out
+            state = self._set_row(record, derive_row(self.lines[row], state, self.context)).state_out
             if row >= new_end:
                 redone.append(row)
             row += 1
         self._mark_stale(redone)
         self.queue.add_edited(redone)
+        self._check_ignores()
 
     def _derive_until(self, last: int) -> None:
         """Derive every line up to ``last``."""
@@ -291,11 +306,45 @@ class DocumentAnalysis:
             return
         state = self._state_before(self.derived)
         for row in range(self.derived, last + 1):
-            record = self.records[row]
-            record.row = derive_row(self.lines[row], state, self.context)
-            state = record.row.state_out
+            state = self._set_row(self.records[row], derive_row(self.lines[row], state, self.context)).state_out
         self.derived = last + 1
         self._check_leading_language()
+        self._check_ignores()
+
+    def _set_row(self, record: LineRecord, row: Row) -> Row:
+        """Give ``record`` its derived ``row``, counting the words its ``nokta: ignore``
+        directive names; returns the row."""
+        self._uncount(record)
+        self._ignore_counts.update(word_key(word) for word in line_ignores(row.state_out[0]))
+        record.row = row
+        return row
+
+    def _uncount(self, record: LineRecord) -> None:
+        """Stop counting the words the directive of ``record``'s row named (it is replaced)."""
+        if record.row is None:
+            return
+        counts = self._ignore_counts
+        for key in map(word_key, line_ignores(record.row.state_out[0])):
+            counts[key] -= 1
+            if not counts[key]:
+                del counts[key]
+
+    def _check_ignores(self) -> None:
+        """When the document's ignored words changed, show the findings anew."""
+        if self._ignore_counts.keys() == self.file_ignores:
+            return
+        self.file_ignores = frozenset(self._ignore_counts)
+        records = self.records
+        for row in itertools.compress(itertools.count(), map(_FOUND, records)):
+            shown = self._shown(records[row].found)
+            if shown != records[row].findings:
+                records[row].findings = shown
+                self._changed_rows.add(row)
+
+    def _shown(self, found: tuple[Finding, ...]) -> tuple[Finding, ...]:
+        if not self.file_ignores:
+            return found
+        return tuple(finding for finding in found if not is_ignored(finding.original, self.file_ignores))
 
     def _check_leading_language(self) -> None:
         """When the document's first language decision changed, find its undecided lines again."""
@@ -334,15 +383,18 @@ class DocumentAnalysis:
                 if line[f.start : f.end] != f.replacement  # a word nokta already wrote
             )
             self._mark_found(record)
-            if found != record.findings:
-                record.findings = found
+            record.found = found
+            shown = self._shown(found)
+            if shown != record.findings:
+                record.findings = shown
                 self._changed_rows.add(row)
 
     def _renumber(self, start: int) -> None:
         """Give the findings of lines that moved their new row."""
         records = self.records
-        for row in itertools.compress(itertools.count(start), map(_FINDINGS, itertools.islice(records, start, None))):
+        for row in itertools.compress(itertools.count(start), map(_FOUND, itertools.islice(records, start, None))):
             record = records[row]
-            if record.findings[0].line != row:
+            if record.found[0].line != row:
+                record.found = tuple(replace(f, line=row) for f in record.found)
                 record.findings = tuple(replace(f, line=row) for f in record.findings)
                 self._changed_rows.add(row)

@@ -1,5 +1,9 @@
 """The server's state: documents, settings, resolved client capabilities, the model
-engine, the dictionary and each document's last analysis.
+engine, the workspace (its folders and configuration files), the dictionary and each
+document's last analysis.
+
+A document is checked with the settings the user set in the editor, then its
+configuration file's values (``settings_for``), then the defaults.
 
 Mutated only on the event loop (handlers; ``loop_thread`` checks the methods marked
 ``@on_loop`` when asked); the analysis worker gets an immutable ``Snapshot`` and its
@@ -9,14 +13,15 @@ Mutated only on the event loop (handlers; ``loop_thread`` checks the methods mar
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from lsprotocol import types
 
 from nokta_model.backends import load_restorer
 from nokta_model.check.findings import CheckOptions, Finding, document_masker
-from nokta_model.prose import Masker
+from nokta_model.check.words import word_key
+from nokta_model.prose import Masker, with_rules
 
 from .analysis import Analysis, Snapshot
 from .autocorrect import Autocorrector
@@ -25,7 +30,8 @@ from .documents import Codec, Document, DocumentStore
 from .edits import carry_findings
 from .engine import Engine, Loader
 from .loop_thread import LoopThread, on_loop
-from .settings import Settings, parse_settings
+from .settings import CONFIG_SETTINGS, Settings, parse_user_settings
+from .workspace import Workspace
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +46,7 @@ class ClientCapabilities:
     configuration: bool = False
     document_changes: bool = False  # takes versioned edits (``WorkspaceEdit.documentChanges``)
     status_notification: bool = False  # takes ``nokta/status`` (``experimental.noktaStatus``)
+    watch_files: bool = False  # registers workspace/didChangeWatchedFiles when the server asks
 
     @classmethod
     def resolve(cls, capabilities: types.ClientCapabilities) -> ClientCapabilities:
@@ -52,6 +59,11 @@ class ClientCapabilities:
             configuration=bool(workspace and workspace.configuration),
             document_changes=bool(workspace and workspace.workspace_edit and workspace.workspace_edit.document_changes),
             status_notification=experimental.get("noktaStatus") is True,
+            watch_files=bool(
+                workspace
+                and workspace.did_change_watched_files
+                and workspace.did_change_watched_files.dynamic_registration
+            ),
         )
 
 
@@ -67,10 +79,11 @@ class Session:
         self.loop_thread = LoopThread()  # the event loop's: the session is built there
         self.documents = DocumentStore()
         self.settings = Settings()
+        self.user_set: frozenset[str] = frozenset()  # the settings the user set (they win over a configuration)
         self.capabilities = ClientCapabilities()
         self.engine = Engine(loader, self.loop_thread)
         self.dictionary = Dictionary()
-        self.root: str | None = None
+        self.workspace = Workspace()
         #: The last analysis of each document, with the version and the lines it analysed.
         self._results: dict[str, tuple[int, tuple[str, ...], Analysis]] = {}
         self._completed: dict[str, tuple[int, str]] = {}  # the last complete one's version and result id
@@ -88,35 +101,68 @@ class Session:
         return self.documents.codec
 
     @on_loop
-    def initialize(self, capabilities: types.ClientCapabilities, position_encoding: str, root: str | None) -> None:
+    def initialize(self, capabilities: types.ClientCapabilities, position_encoding: str, roots: list[str]) -> None:
         self.capabilities = ClientCapabilities.resolve(capabilities)
         self.documents.codec = Codec(position_encoding)
-        self.root = root
+        self.workspace.set_roots(roots)
 
     # --- settings ---------------------------------------------------------------------
 
     @on_loop
     def apply_settings(self, raw: Any) -> SettingsChange:
         """Take new settings (never raises)."""
-        settings, warnings = parse_settings(raw, self.settings)
+        settings, user_set, warnings = parse_user_settings(raw, self.settings, self.user_set)
         new_warnings = [w for w in warnings if w not in self._settings_warnings]  # several routes, one warning
         self._settings_warnings = set(warnings)
-        change = SettingsChange(
-            new_warnings, settings.model_key() != self.settings.model_key(), settings != self.settings
-        )
-        self.settings = settings
-        self.dictionary.configure(settings.ignoreWords, settings.dictionaryPath, self.root)
+        changed = settings != self.settings or user_set != self.user_set
+        change = SettingsChange(new_warnings, settings.model_key() != self.settings.model_key(), changed)
+        self.settings, self.user_set = settings, user_set
+        self.dictionary.configure(settings.ignoreWords, settings.dictionaryPath)
         return change
 
+    @on_loop
+    def files_changed(self, configs: bool, words: bool) -> None:
+        """Configuration files or dictionary files changed on disk: read them again."""
+        if configs:
+            self.workspace.forget_configs()
+        if words:
+            self.dictionary.reload()
+
+    def checking_key(self, uri: str) -> tuple[Any, ...]:
+        """What a document's analysis depends on besides its text and the model (compared
+        before and after a file changes, to analyse again only the documents it affects)."""
+        document = self.documents.get(uri)
+        masker = self.masker_for(document) if document is not None else None
+        return masker, self.options_for(uri), self.settings_for(uri)
+
+    def settings_for(self, uri: str) -> Settings:
+        """The settings a document is checked with: its configuration file's values for the
+        settings the user did not set."""
+        config = self.workspace.config_of(uri)
+        given = {setting: config.value(key) for key, setting in CONFIG_SETTINGS.items()}
+        taken = {name: value for name, value in given.items() if value is not None and name not in self.user_set}
+        return replace(self.settings, **taken) if taken else self.settings
+
     def options_for(self, uri: str) -> CheckOptions:
-        s = self.settings
+        s = self.settings_for(uri)
+        words = self.dictionary.words_for(uri, self.workspace.root_of(uri))
+        configured = self.workspace.config_of(uri).words
         return CheckOptions(
             s.confidenceThreshold,
             s.strictConfidenceThreshold,
             s.ambiguous == "hint",
-            self.dictionary.words_for(uri),
+            words | {word_key(word) for word in configured} if configured else words,
             s.maxLineLength,
         )
+
+    def masker_for(self, document: Document) -> Masker | None:
+        """What the document is checked as (with its directives and the configuration's
+        ignore patterns), or None when it is not checked: not a checked file type, or excluded."""
+        settings = self.settings
+        masker = document_masker(document.language_id, settings.fileTypes, settings.checkCodeComments)
+        if masker is None or self.workspace.excludes(document.uri):
+            return None
+        return with_rules(masker, self.workspace.config_of(document.uri).ignore_regex)
 
     # --- documents --------------------------------------------------------------------
 
@@ -164,8 +210,7 @@ class Session:
         )
 
     def _masker(self, document: Document) -> Masker | None:
-        settings = self.settings
-        masker = document_masker(document.language_id, settings.fileTypes, settings.checkCodeComments)
+        masker = self.masker_for(document)
         return None if masker is None or self._too_big(document) else masker
 
     def _too_big(self, document: Document) -> bool:
@@ -207,6 +252,11 @@ class Session:
         document = self.documents.get(uri)
         version, _, analysis = self._results.get(uri, (None, None, None))
         return analysis if document is not None and version == document.version else None
+
+    def file_ignores(self, uri: str) -> frozenset[str]:
+        """The words the document's ``nokta: ignore`` directives name, as the last analysis found them."""
+        _, _, analysis = self._results.get(uri, (None, None, None))
+        return analysis.file_ignores if analysis is not None else frozenset()
 
     def offered(self, uri: str) -> frozenset[str]:
         """The spellings with Turkish letters offered by the last analysis, current or not."""

@@ -183,17 +183,29 @@ def parse_settings(raw: Any, base: Settings | None = None) -> tuple[Settings, li
     """Settings from a client's JSON object, and warnings for every value not taken.
 
     Accepts the ``nokta`` object itself or an object holding it under ``nokta``.
-    Keys missing from ``raw`` keep their value in ``base`` (defaults when None).
+    Keys missing from ``raw`` keep their value in ``base`` (defaults when None); a key
+    given ``null`` takes its default.
     """
+    settings, _, warnings = parse_user_settings(raw, base)
+    return settings, warnings
+
+
+def parse_user_settings(
+    raw: Any, base: Settings | None = None, base_set: frozenset[str] = frozenset()
+) -> tuple[Settings, frozenset[str], list[str]]:
+    """``parse_settings``, and the keys the user has set (``base_set`` before ``raw``): a
+    key given a valid value is set, one given ``null`` or an invalid value is not (its
+    default, or a configuration file's value, holds), one not given stays as it was."""
     base = base or Settings()
     if raw is None:
-        return base, []
+        return base, base_set, []
     if not isinstance(raw, dict):
-        return base, [f"nokta settings must be an object, got {type(raw).__name__}; using defaults"]
+        return base, base_set, [f"nokta settings must be an object, got {type(raw).__name__}; using defaults"]
     if isinstance(raw.get(SECTION), dict):
         raw = raw[SECTION]
     types = setting_types()
     changes: dict[str, Any] = {}
+    user_set = set(base_set)
     warnings: list[str] = []
     for key, value in raw.items():
         if key in CLIENT_ONLY_KEYS:
@@ -201,15 +213,17 @@ def parse_settings(raw: Any, base: Settings | None = None) -> tuple[Settings, li
         if key not in types:
             warnings.append(f"unknown setting nokta.{key} ignored")
             continue
+        default = getattr(Settings(), key)
+        user_set.discard(key)
+        changes[key] = default
         if value is None:
             continue
         try:
             changes[key] = _check(key, types[key], value)
+            user_set.add(key)
         except ValueError as error:
-            default = getattr(Settings(), key)
             warnings.append(f"nokta.{key}: {error}, got {value!r}; using the default {default!r}")
-            changes[key] = default
-    return replace(base, **changes), warnings
+    return replace(base, **changes), frozenset(user_set), warnings
 
 
 def defaults_as_json() -> dict[str, Any]:

@@ -80,6 +80,14 @@ For each value, the first that is set wins:
 Words are added up rather than overridden: the file's `words`, `ignoreWords`,
 `--ignore`, the dictionary files and the directives' `nokta: ignore` all count.
 
+In the editor, each document takes the configuration nearest above its own file, and the
+workspace dictionary of its own workspace folder (each folder of a multi-root workspace
+has one); a file outside every folder takes the nearest configuration above it and the
+user's settings. VS Code sends a setting left at its default as unset, so the file's
+value holds for it ([vscode.md](editors/vscode.md)); other editors send only what the user
+wrote. The server watches the words files and configuration files and reads them again
+when they change, without a restart.
+
 ### Keys
 
 | key | type | in the editor | what it does |

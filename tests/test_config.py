@@ -147,7 +147,7 @@ def test_the_cache_reads_a_file_once_until_it_forgets(tmp_path):
 def test_the_schema_ships_in_the_package_and_is_a_valid_json_schema():
     shipped = json.loads(resources.files("nokta_model.config").joinpath("schema.json").read_text(encoding="utf-8"))
     assert shipped == SCHEMA
-    jsonschema.Draft7Validator.check_schema(SCHEMA)
+    jsonschema.Draft4Validator.check_schema(SCHEMA)
     assert set(KEYS) == {
         "words", "ignore-regex", "exclude", "confidence-threshold", "strict-confidence-threshold", "autocorrect",
         "autocorrect-threshold",
@@ -186,7 +186,7 @@ SAMPLES = [
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=[json.dumps(s) for s in SAMPLES])
 def test_the_validator_and_the_schema_agree(sample):
-    schema_says = jsonschema.Draft7Validator(SCHEMA).is_valid(sample)
+    schema_says = jsonschema.Draft4Validator(SCHEMA).is_valid(sample)
     try:
         for key, value in sample.items():
             if key not in KEYS:

@@ -16,6 +16,7 @@ import pytest
 
 import nokta_model
 from nokta_lsp.settings import BOUNDS, CLIENT_ONLY_KEYS, DESCRIPTIONS, ENUMS, Settings, defaults_as_json, setting_types
+from nokta_model.config import CONFIG_NAMES, SCHEMA
 
 ROOT = Path(__file__).resolve().parents[1]
 VSCODE = ROOT / "editors" / "vscode"
@@ -54,6 +55,15 @@ def test_vscode_readme_names_its_own_settings_and_links_the_rest() -> None:
     client_only = [key for key in contributed() if key.split(".")[1] in CLIENT_ONLY_KEYS]
     assert client_only and all(f"`{key}`" in readme for key in client_only)
     assert "docs/settings.md" in readme
+
+
+def test_vscode_registers_the_configuration_schema_for_the_toml_extension() -> None:
+    package = json.loads((VSCODE / "package.json").read_text(encoding="utf-8"))
+    (validation,) = package["contributes"]["tomlValidation"]
+    assert validation["fileMatch"] == list(CONFIG_NAMES[:2])  # pyproject.toml has a schema of its own
+    shipped = (VSCODE / validation["url"]).read_text(encoding="utf-8")
+    assert json.loads(shipped) == SCHEMA  # the copy in the extension is the package's schema
+    assert "!" + validation["url"].removeprefix("./") in (VSCODE / ".vscodeignore").read_text(encoding="utf-8")
 
 
 def test_nvim_config_attaches_to_file_types_the_server_checks() -> None:
@@ -98,7 +108,8 @@ def test_vscode_packages_a_vsix(npm: str) -> None:
         names = set(archive.namelist())
         package = json.loads(archive.read("extension/package.json"))
     wheel = f"extension/server/nokta-{nokta_model.__version__}-py3-none-any.whl"
-    assert {"extension/dist/extension.js", "extension/readme.md", "extension/LICENSE.txt", wheel} <= names
+    shipped = {"extension/dist/extension.js", "extension/readme.md", "extension/LICENSE.txt", wheel}
+    assert shipped | {"extension/schemas/nokta.schema.json"} <= names
     assert not any("node_modules" in name or name.startswith("extension/src/") for name in names)
     assert package["contributes"]["configuration"]["properties"] == contributed()
 

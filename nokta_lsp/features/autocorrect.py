@@ -7,11 +7,12 @@ how the writer types.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from nokta_model.check.findings import SuggestionCache, document_masker
+from nokta_model.check.findings import SuggestionCache
 from nokta_model.prose import Masker
 
 from .. import actions
@@ -40,12 +41,14 @@ def on_type_formatting(ls: NoktaServer, params: types.DocumentOnTypeFormattingPa
         corrector.missed = True
         return None
     options = session.options_for(uri)
-    context = Context(
-        masker, options, session.settings.severity, session.codec, model.restorer, _cache, document.written
-    )
+    ignored = session.file_ignores(uri)  # the document's ``nokta: ignore`` directives
+    if ignored:
+        options = replace(options, ignore=options.ignore | ignored)
+    settings = session.settings_for(uri)
+    context = Context(masker, options, settings.severity, session.codec, model.restorer, _cache, document.written)
     position = document.clamp(params.position.line, params.position.character, session.codec)
     changes = corrector.corrections(
-        tuple(document.lines), position, params.ch, context, session.settings.autocorrectThreshold, _cache
+        tuple(document.lines), position, params.ch, context, settings.autocorrectThreshold, _cache
     )
     if not changes:
         return None
@@ -54,8 +57,10 @@ def on_type_formatting(ls: NoktaServer, params: types.DocumentOnTypeFormattingPa
 
 
 def _masker(ls: NoktaServer, document: Document) -> Masker | None:
-    """The masker autocorrect checks the document with, or None when it is not to be corrected."""
-    settings = ls.session.settings
+    """The masker autocorrect checks the document with (its directives and configuration's
+    ignore patterns too), or None when it is not to be corrected."""
+    session = ls.session
+    settings = session.settings_for(document.uri)
     if document.language_id not in settings.autocorrect or document.size > settings.maxFileSize:
         return None
-    return document_masker(document.language_id, settings.fileTypes, settings.checkCodeComments)
+    return session.masker_for(document)

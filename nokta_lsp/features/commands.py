@@ -47,7 +47,8 @@ def add_to_dictionary(ls: NoktaServer, *arguments: Any) -> str:
     word, scope = argument.get("word"), argument.get("scope", "workspace")
     if not isinstance(word, str) or not word.strip() or scope not in SCOPES:
         raise ValueError(f"expected a word and a scope in {', '.join(SCOPES)}")
-    where = ls.session.dictionary.add(word.strip(), scope, argument["uri"])
+    session, uri = ls.session, argument["uri"]
+    where = session.dictionary.add(word.strip(), scope, uri, session.workspace.root_of(uri))
     log.info("ignoring %r (%s)", word, where)
     ls.refresh()
     return where

@@ -8,6 +8,7 @@ from lsprotocol import types
 
 from . import diagnostics
 from .own_edits import note_own_edits
+from .workspace import show_config_warnings
 
 if TYPE_CHECKING:
     from ..server import NoktaServer
@@ -16,6 +17,8 @@ if TYPE_CHECKING:
 def did_open(ls: NoktaServer, params: types.DidOpenTextDocumentParams) -> None:
     doc = params.text_document
     ls.session.open(doc.uri, doc.language_id, doc.version, doc.text)
+    ls.session.workspace.config_of(doc.uri)  # read now, so that an error in it is shown now
+    show_config_warnings(ls)
     ls.scheduler.schedule(doc.uri)
 
 

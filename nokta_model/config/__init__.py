@@ -27,7 +27,7 @@ from typing import Any
 
 import pathspec
 
-from .validate import KEYS, SCHEMA, ConfigError, validate
+from .validate import KEYS, SCHEMA, ConfigError, attribute, validate
 
 __all__ = ["CONFIG_NAMES", "KEYS", "SCHEMA", "Config", "ConfigCache", "ConfigError", "config_for", "find_config"]
 
@@ -51,6 +51,10 @@ class Config:
     strict_confidence_threshold: float | None = None
     autocorrect: tuple[str, ...] | None = None
     autocorrect_threshold: float | None = None
+
+    def value(self, key: str) -> Any:
+        """The value of a key as the file names it (``confidence-threshold``)."""
+        return getattr(self, attribute(key))
 
     @cached_property
     def exclude_spec(self) -> pathspec.GitIgnoreSpec:

@@ -19,11 +19,13 @@ REAL_SERVER = [sys.executable, "-m", "nokta_lsp", "--stdio"]
 
 
 def make_client() -> LanguageClient:
-    """pytest-lsp's client that also keeps every publish (with version) and applied edit."""
+    """pytest-lsp's client that also keeps every publish (with version), applied edit and
+    capability the server registered."""
     client = LanguageClient(converter_factory=default_converter)
     client.published = {}
     client.publish_log = []
     client.applied_edits = []
+    client.registrations = []
 
     def publish(client: LanguageClient, params: types.PublishDiagnosticsParams) -> None:
         client.published[params.uri] = params
@@ -34,10 +36,14 @@ def make_client() -> LanguageClient:
         client.applied_edits.append(params.edit)
         return types.ApplyWorkspaceEditResult(applied=True)
 
+    def register(client: LanguageClient, params: types.RegistrationParams) -> None:
+        client.registrations.extend(params.registrations)
+
     features = {
         **DEFAULT_CLIENT_FEATURES,
         types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: publish,
         types.WORKSPACE_APPLY_EDIT: apply_edit,
+        types.CLIENT_REGISTER_CAPABILITY: register,
     }
     register_lsp_features(client, features)
     return client
@@ -59,7 +65,7 @@ def client_fixture(server: list[str]) -> Any:
 
 
 def capabilities(
-    encodings: list[str] | None = None, pull: bool = False, configuration: bool = True
+    encodings: list[str] | None = None, pull: bool = False, configuration: bool = True, watch_files: bool = False
 ) -> types.ClientCapabilities:
     return types.ClientCapabilities(
         general=types.GeneralClientCapabilities(position_encodings=encodings) if encodings else None,
@@ -70,6 +76,10 @@ def capabilities(
             configuration=configuration,
             apply_edit=True,
             diagnostics=types.DiagnosticWorkspaceClientCapabilities(refresh_support=True) if pull else None,
+            did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True)
+            if watch_files
+            else None,
+            workspace_folders=True,
         ),
         text_document=types.TextDocumentClientCapabilities(
             diagnostic=types.DiagnosticClientCapabilities(dynamic_registration=False) if pull else None,
@@ -84,8 +94,13 @@ def capabilities(
 
 
 async def initialize(
-    client: LanguageClient, options: dict[str, Any] | None = None, root: Path | None = None, **caps: Any
+    client: LanguageClient,
+    options: dict[str, Any] | None = None,
+    root: Path | None = None,
+    folders: list[Path] | None = None,
+    **caps: Any,
 ) -> types.InitializeResult:
+    """Initialize the session; ``folders`` are the workspace folders of a multi-root workspace."""
     settings = {"debounceMs": 0, **(options or {})}
     client.set_configuration(settings, section="nokta")
     return await client.initialize_session(
@@ -93,6 +108,7 @@ async def initialize(
             capabilities=capabilities(**caps),
             initialization_options=settings,
             root_uri=root.as_uri() if root else None,
+            workspace_folders=[types.WorkspaceFolder(uri=f.as_uri(), name=f.name) for f in folders or []] or None,
         )
     )
 

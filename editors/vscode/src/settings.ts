@@ -18,14 +18,28 @@ export const RESTART_KEYS = ["server.path", "fileTypes", "checkCodeComments"];
 /** The part of vscode.WorkspaceConfiguration that is read here. */
 export interface Configuration {
   get<T>(key: string): T | undefined;
+  /** The value in each scope (`defaultValue`, `globalValue`, `workspaceValue`, …). */
+  inspect?(key: string): Record<string, unknown> | undefined;
 }
 
-/** The server's settings object: every server key that has a value. */
+/** Whether the user set `key` in some scope, rather than leaving it at its default. */
+export function userSet(config: Configuration, key: string): boolean {
+  const scopes = config.inspect?.(key);
+  if (!scopes) return true; // no scopes to tell by: the value counts as set
+  return Object.entries(scopes).some(
+    ([scope, value]) => scope.endsWith("Value") && !scope.startsWith("default") && value !== undefined,
+  );
+}
+
+/**
+ * The server's settings object: every server key that has a value, `null` for those the
+ * user did not set, so that a repository's configuration file (.nokta.toml) holds for them.
+ */
 export function serverSettings(config: Configuration): Record<string, unknown> {
   const settings: Record<string, unknown> = {};
   for (const key of SERVER_KEYS) {
     const value = config.get(key);
-    if (value !== undefined) settings[key] = value;
+    if (value !== undefined) settings[key] = userSet(config, key) ? value : null;
   }
   return settings;
 }

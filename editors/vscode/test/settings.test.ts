@@ -8,6 +8,7 @@ import {
   configurationResponse,
   documentSelector,
   serverSettings,
+  userSet,
 } from "../src/settings";
 
 /** A stub of vscode.WorkspaceConfiguration: set values over package.json's defaults. */
@@ -33,6 +34,18 @@ test("the settings sent to the server hold every server key and nothing else", (
   assert.equal(settings.backend, "ngram");
   assert.equal(settings.severity, "information");
   assert.equal(settings.confidenceThreshold, 0.99);
+});
+
+test("keys the user did not set are sent as null, so the repository's configuration holds", () => {
+  const config: Configuration = {
+    get: <T>(key: string) => (key === "severity" ? "hint" : key === "debounceMs" ? 200 : undefined) as T,
+    inspect: (key: string) =>
+      key === "severity"
+        ? { key, defaultValue: "information", workspaceFolderValue: "hint" }
+        : { key, defaultValue: 200 },
+  };
+  assert.deepEqual(serverSettings(config), { severity: "hint", debounceMs: null });
+  assert.ok(userSet(config, "severity") && !userSet(config, "debounceMs"));
 });
 
 test("keys without a value are left out", () => {
