@@ -19,7 +19,7 @@ from nokta_lsp.actions import quick_fixes
 from nokta_lsp.analysis import DocumentState
 from nokta_lsp.diagnostics import ALTERNATIVE_FLOOR, PublishedDiagnostics, finding_data
 from nokta_lsp.documents import Codec, Document, split_lines
-from nokta_lsp.settings import Settings, defaults_as_json, parse_settings
+from nokta_lsp.settings import Settings, defaults_as_json, parse_settings, parse_user_settings
 from nokta_model.check.findings import (
     CheckOptions,
     Finding,
@@ -71,6 +71,20 @@ def test_invalid_values_fall_back_with_warnings_and_valid_ones_are_kept():
     assert parsed == Settings(confidenceThreshold=0.8)
     assert len(warnings) == 5 and any("nokta.x" in w for w in warnings)
     assert parse_settings("nonsense")[0] == Settings() and parse_settings(None) == (Settings(), [])
+
+
+def test_the_keys_the_user_set_are_tracked_and_null_unsets_one():
+    settings, user_set, _ = parse_user_settings({"confidenceThreshold": 0.8, "severity": "hint"})
+    assert user_set == {"confidenceThreshold", "severity"}
+    settings, user_set, warnings = parse_user_settings(
+        {"confidenceThreshold": None, "debounceMs": -1}, settings, user_set
+    )
+    assert user_set == {"severity"}  # null unsets, an invalid value is no setting either
+    assert (settings.confidenceThreshold, settings.severity, len(warnings)) == (
+        Settings().confidenceThreshold,
+        "hint",
+        1,
+    )
 
 
 def test_client_only_keys_are_ignored_silently():
