@@ -314,8 +314,11 @@ class DocumentAnalysis:
     def _set_row(self, record: LineRecord, row: Row) -> Row:
         """Give ``record`` its derived ``row``, counting the words its ``nokta: ignore``
         directive names; returns the row."""
-        self._uncount(record)
-        self._ignore_counts.update(word_key(word) for word in line_ignores(row.state_out[0]))
+        if record.row is not None:
+            self._uncount(record)
+        named = line_ignores(row.state_out[0])
+        if named:
+            self._ignore_counts.update(map(word_key, named))
         record.row = row
         return row
 

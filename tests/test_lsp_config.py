@@ -178,5 +178,6 @@ async def test_a_directive_typed_in_takes_effect_and_autocorrect_honours_it(clie
             ],
         )
     )
-    # the ignore directive is gone: line 0 is flagged again; the rest is disabled
+    # the ignore directive is gone: line 0 is flagged again; the rest is disabled, for autocorrect too
     assert words(await diagnostics_for(client, uri, 3)) == ["guzel → güzel"]
+    assert not await autocorrected(client, uri, 2, 10)

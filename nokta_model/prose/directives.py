@@ -75,17 +75,18 @@ class RuleScan:
 
     def __call__(self, state: RuleState, line: str) -> tuple[str, RuleState]:
         masked, inner = self.masker.scan(state.inner, line)
-        found = self.directive(state.inner, line) if "nokta:" in line else None
-        if found is not None:
-            disabled = {"disable": True, "enable": False}.get(found.command, state.disabled)
-            return blank(line), RuleState(inner, disabled, found.command == "disable-next-line", found.words)
+        if "nokta:" in line:
+            found = self.directive(state.inner, line)
+            if found is not None:
+                disabled = {"disable": True, "enable": False}.get(found.command, state.disabled)
+                return blank(line), RuleState(inner, disabled, found.command == "disable-next-line", found.words)
         if state.disabled or state.skip:
             masked = blank(line)
-        else:
+        elif self._ignored:
             for pattern in self._ignored:
                 masked = _blank_matches_of(pattern, line, masked)
-        if inner is state.inner and not (state.skip or state.ignores):
-            return masked, state
+        if inner is state.inner and not state.skip and not state.ignores:
+            return masked, state  # the usual line: no new state to build
         return masked, RuleState(inner, state.disabled)
 
     def directive(self, state: Hashable, line: str) -> Directive | None:
