@@ -173,5 +173,5 @@ def result(snapshot: Snapshot, state: DocumentState, complete: bool) -> Analysis
     changes = state.lines.take_changes()
     text = published.update(snapshot.lines, changes, snapshot.codec, snapshot.severity, snapshot.typing)
     share = 1.0 if complete else state.lines.found_share
-    offered, ignored = published.offered.spellings, state.lines.file_ignores
+    offered, ignored = published.offered.spellings, state.lines.ignores.words
     return Analysis(published.findings, text, published.result_id, complete, share, offered, ignored)

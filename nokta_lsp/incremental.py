@@ -13,9 +13,8 @@ of the document. Runs in the analysis worker only; no protocol types here.
 
 Directives (``nokta_model.prose.directives``) are part of the masker and its state: a
 disabled line's row has no text. The words ``nokta: ignore`` names hold for the whole
-document: counted over the derived rows (``file_ignores``), they hide the findings of
-those words on every line (each record keeps what was found, ``found``, and shows the
-rest), so a directive added or removed costs a pass over the lines with findings, not
+document (``ignore_directives``): each record keeps what was found (``found``) and shows
+the rest, so a directive added or removed costs a pass over the lines with findings, not
 over the document. A directive below the lines derived so far counts once it is derived.
 """
 
@@ -23,7 +22,6 @@ from __future__ import annotations
 
 import itertools
 import operator
-from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
@@ -36,12 +34,12 @@ from nokta_model.check.findings import (
     suggestions_for,
     within_length,
 )
-from nokta_model.check.words import is_ignored, word_key
-from nokta_model.prose import Masker, blank, line_ignores, turkish_line
+from nokta_model.prose import Masker, blank, turkish_line
 from nokta_model.restorer import Restorer
 from nokta_model.spans import word_spans
 
 from .documents import Codec
+from .ignore_directives import IgnoreDirectives
 from .work_queue import WorkQueue
 
 #: (masker state, language so far: True Turkish, False not, None no evidence yet).
@@ -154,8 +152,7 @@ class DocumentAnalysis:
         #: The document's first language decision (None: not made yet): the lines above the
         #: line that makes it, undecided, are checked as Turkish unless it is False.
         self.leading_language: bool | None = None
-        self._ignore_counts: Counter[str] = Counter()  # words of ``nokta: ignore`` on derived rows
-        self.file_ignores: frozenset[str] = frozenset()  # those words, as ``word_key``s
+        self.ignores = IgnoreDirectives()  # of the derived rows
 
     # --- what the worker asks -------------------------------------------------------------
 
@@ -223,7 +220,8 @@ class DocumentAnalysis:
         width = new_end - start
         self.stale_lines += width - sum(record.stale for record in self.records[start:old_end])
         for record in self.records[start:old_end]:
-            self._uncount(record)
+            if record.row is not None:
+                self.ignores.remove(record.row.state_out[0])
         self.records[start:old_end] = [LineRecord() for _ in range(width)]
         self.lines = lines
         self.queue.splice(start, old_end, new_end - old_end)
@@ -272,7 +270,7 @@ class DocumentAnalysis:
             for record in self.records:
                 record.row = None
             self.derived = 0
-            self._ignore_counts.clear()
+            self.ignores.clear()
         self._mark_stale(range(len(self.records)))
         self.queue.reset_urgent(range(min(len(self.records), URGENT_ROWS)))
 
@@ -312,42 +310,23 @@ class DocumentAnalysis:
         self._check_ignores()
 
     def _set_row(self, record: LineRecord, row: Row) -> Row:
-        """Give ``record`` its derived ``row``, counting the words its ``nokta: ignore``
-        directive names; returns the row."""
+        """Give ``record`` its derived ``row`` (its ``nokta: ignore`` counted); returns the row."""
         if record.row is not None:
-            self._uncount(record)
-        named = line_ignores(row.state_out[0])
-        if named:
-            self._ignore_counts.update(map(word_key, named))
+            self.ignores.remove(record.row.state_out[0])
+        self.ignores.add(row.state_out[0])
         record.row = row
         return row
 
-    def _uncount(self, record: LineRecord) -> None:
-        """Stop counting the words the directive of ``record``'s row named (it is replaced)."""
-        if record.row is None:
-            return
-        counts = self._ignore_counts
-        for key in map(word_key, line_ignores(record.row.state_out[0])):
-            counts[key] -= 1
-            if not counts[key]:
-                del counts[key]
-
     def _check_ignores(self) -> None:
         """When the document's ignored words changed, show the findings anew."""
-        if self._ignore_counts.keys() == self.file_ignores:
+        if not self.ignores.settle():
             return
-        self.file_ignores = frozenset(self._ignore_counts)
         records = self.records
         for row in itertools.compress(itertools.count(), map(_FOUND, records)):
-            shown = self._shown(records[row].found)
+            shown = self.ignores.shown(records[row].found)
             if shown != records[row].findings:
                 records[row].findings = shown
                 self._changed_rows.add(row)
-
-    def _shown(self, found: tuple[Finding, ...]) -> tuple[Finding, ...]:
-        if not self.file_ignores:
-            return found
-        return tuple(finding for finding in found if not is_ignored(finding.original, self.file_ignores))
 
     def _check_leading_language(self) -> None:
         """When the document's first language decision changed, find its undecided lines again."""
@@ -387,7 +366,7 @@ class DocumentAnalysis:
             )
             self._mark_found(record)
             record.found = found
-            shown = self._shown(found)
+            shown = self.ignores.shown(found)
             if shown != record.findings:
                 record.findings = shown
                 self._changed_rows.add(row)
