@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import pickle
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from safetensors.torch import load_file
 
 from nokta_model.alphabet import AMBIGUOUS, LOWER_TWIN, asciify, tr_lower
 from nokta_model.backends import load_restorer
@@ -27,6 +29,7 @@ from nokta_model.neural.model import CharTagger
 from nokta_model.neural.runtime import SHIPPED_WEIGHTS
 from nokta_model.neural.torch_tagger import TorchTagger, native_bfloat16
 from nokta_model.neural.train import class_weights, train_neural
+from nokta_model.neural.train_state import pack, packed_step, resume
 from nokta_model.neural.vocab import (
     BOUNDARY,
     UNK,
@@ -344,6 +347,72 @@ def test_training_writes_checkpoints_and_resumes(tmp_path):
     assert [record["step"] for record in history] == [3, 6, 9]
     restorer = load_restorer(str(run / "best.safetensors"), device="cpu")
     assert restorer.meta["data_mix"] and restorer.meta["trained"]["step"] in (3, 6, 9)
+
+
+TRACKED = ("resume.safetensors", "best.json", "last.json", "history.json")  # what a commit of a run holds
+
+
+def test_a_fresh_clone_resumes_from_the_packed_state_and_the_trainer_from_the_newer_one(tmp_path):
+    corpus = fake_corpus(tmp_path / "corpus")
+    config = replace(load_config("tiny"), max_steps=6, eval_every=3, dev_lines=20)
+    trainer, clone = tmp_path / "trainer", tmp_path / "clone"
+    train_neural(config, trainer, corpus, device="cpu", progress=False)
+    kinds = {(name.split(".")[0], name.rsplit(".", 1)[-1], value.dtype) for name, value in packed_tensors(trainer)}
+    assert kinds >= {("last", "weight", torch.float16), ("optimizer", "exp_avg_sq", torch.bfloat16)}
+    assert not any(name.endswith(".exp_avg") for name, _ in packed_tensors(trainer))
+    assert not pack(trainer)  # written once a session, and only when the run moved on
+
+    clone.mkdir()
+    for name in TRACKED:
+        shutil.copy(trainer / name, clone / name)
+    train_neural(replace(config, max_steps=9), clone, corpus, device="cpu", progress=False)
+    # resumed, not restarted: the first two evaluations are the trainer's, wall-clock minutes and all
+    assert history(clone)[:2] == history(trainer) and [record["step"] for record in history(clone)] == [3, 6, 9]
+    assert load_restorer(str(clone / "best.safetensors"), device="cpu").meta["trained"]["step"] in (3, 6, 9)
+
+    shutil.copy(clone / "resume.safetensors", trainer / "resume.safetensors")  # the trainer pulls: 9 beats its 6
+    train_neural(replace(config, max_steps=12), trainer, corpus, device="cpu", progress=False)
+    assert history(trainer)[:3] == history(clone) and history(trainer)[-1]["step"] == 12
+
+
+def test_a_run_folder_of_the_earlier_format_resumes_and_packs(tmp_path):
+    corpus = fake_corpus(tmp_path / "corpus")
+    config = replace(load_config("tiny"), max_steps=6, eval_every=3, dev_lines=20)
+    run = tmp_path / "run"
+    train_neural(config, run, corpus, device="cpu", progress=False)
+    (run / "resume.safetensors").unlink()  # last, best and optimizer files only, as runs before it
+    before = history(run)
+    optimizer = torch.optim.AdamW(CharTagger(config.model).parameters())
+    assert resume(CharTagger(config.model), optimizer, run)["step"] == 6
+    assert pack(run) and packed_step(run) == 6
+    train_neural(replace(config, max_steps=9), run, corpus, device="cpu", progress=False)
+    assert history(run)[:2] == before and [record["step"] for record in history(run)] == [3, 6, 9]
+    assert packed_step(run) == 9
+
+
+def test_the_packed_state_keeps_the_weights_to_float16_and_the_second_moments_to_bfloat16(tmp_path):
+    corpus = fake_corpus(tmp_path / "corpus")
+    config = replace(load_config("tiny"), max_steps=6, eval_every=3, dev_lines=20)
+    run = tmp_path / "run"
+    train_neural(config, run, corpus, device="cpu", progress=False)
+    model = CharTagger(config.model)
+    optimizer = torch.optim.AdamW(model.parameters())
+    (run / "last.safetensors").rename(run / "kept.safetensors")  # only the packed state is left to resume
+    assert resume(model, optimizer, run)["step"] == 6
+    for name, value in load_file(str(run / "kept.safetensors")).items():
+        assert torch.allclose(model.state_dict()[name], value, rtol=1e-3, atol=1e-4), name
+    saved = load_file(str(run / "optimizer.safetensors"))
+    for index, state in optimizer.state_dict()["state"].items():
+        assert torch.allclose(state["exp_avg_sq"], saved[f"state.{index}.exp_avg_sq"], rtol=1e-2)
+        assert not state["exp_avg"].any() and state["step"] == saved[f"state.{index}.step"]
+
+
+def packed_tensors(run: Path) -> list[tuple[str, torch.Tensor]]:
+    return list(load_file(str(run / "resume.safetensors")).items())
+
+
+def history(run: Path) -> list[dict]:
+    return json.loads((run / "history.json").read_text())["history"]
 
 
 @pytest.mark.parametrize("asked", [True, False])

@@ -5,7 +5,9 @@ averages the gradients; rank 0 alone evaluates and writes the run directory.
 
 A run directory holds ``last.safetensors`` (+ optimizer state, resumed from), ``best``
 (the best dev letter accuracy so far: the model to ship), ``history.json`` and
-``curve.png``. The loop knows the model only through ``forward(ids, targets=...)``.
+``curve.png``; when a session ends, ``resume.safetensors`` packs the last state for a
+fresh clone (``train_state``: the only state file committed). The loop knows the model
+only through ``forward(ids, targets=...)``.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from .distributed import Ranks, agreed_maximum, join, leave, wrap
 from .evaluate_dev import dev_metrics
 from .model import CharTagger, parameter_count
 from .torch_tagger import bfloat16_native_on
-from .train_state import load_optimizer, save_optimizer
+from .train_state import pack, resume, save_optimizer
 from .vocab import LETTER_OF_ID
 
 
@@ -56,6 +58,8 @@ def train_neural(
     try:
         loop.run(streams, progress and ranks.is_main)
     finally:
+        if ranks.is_main:
+            pack(run_dir)  # once a session, also after Ctrl-C: what a fresh clone resumes from
         leave()
     return state["best"]
 
@@ -259,11 +263,7 @@ def save_curve(history: list[dict[str, Any]], path: Path) -> None:
 
 def _resume(model: CharTagger, optimizer: torch.optim.Optimizer, run_dir: Path) -> dict[str, Any]:
     fresh = {"step": 0, "epoch": 0, "chunk": 0, "chars": 0, "seconds": 0.0, "stale": 0, "best": {}, "history": []}
-    if not (run_dir / "last.safetensors").exists() or not (run_dir / "optimizer.safetensors").exists():
-        return fresh
-    saved, _ = load_model(run_dir / "last.safetensors", next(model.parameters()).device)
-    model.load_state_dict(saved.state_dict())
-    return fresh | load_optimizer(optimizer, run_dir / "optimizer.safetensors")
+    return fresh | (resume(model, optimizer, run_dir) or {})
 
 
 def _start_from(model: CharTagger, weights: str) -> None:
