@@ -115,6 +115,9 @@ class Archive:
             )
         return array
 
+    def __contains__(self, name: str) -> bool:
+        return f"{name}.npy" in self._members
+
     def _checked_meta(self) -> dict:
         try:
             meta = json.loads(bytes(self._member("meta")).decode("utf-8"))

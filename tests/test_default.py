@@ -245,3 +245,17 @@ def test_the_shipped_default_on_each_error_class(typed, meant):
     from nokta_model.backends import load_restorer
 
     assert load_restorer("default", device="cpu").restore([typed]) == [meant]
+
+
+def test_a_confusable_word_is_settled_by_the_stem_of_its_neighbour(tmp_path):
+    # şu is the commoner spelling, and "su kulesinde" was never written: the word trigrams
+    # choose şu. Running text writes su before kulesi and kulesine (stem "kules"): the
+    # collocation weight turns it.
+    lines = ["Bu su kulesi eski.", "Köydeki su kulesine baktık.", "Su kulesi yıkıldı."]
+    lines += ["Şu kitap güzel.", "Şu adam geldi.", "Bunu şu an yaptık.", "Şu ev bizim.", "Şu yol uzun."] * 2
+    ngram = NgramRestorer(train_ngram(write_tiny_corpus(tmp_path, lines, []), log=lambda _: None))
+    context = ContextModel.count((line, 1) for line in lines)
+    line = ["Yeni su kulesinde durduk."]
+    assert default(ngram, context, FixedNetwork(0.5), context=0.0).restore(line) == ["Yeni şu kulesinde durduk."]
+    with_collocations = default(ngram, context, FixedNetwork(0.5), context=0.0, collocation=1.0)
+    assert with_collocations.restore(line) == ["Yeni su kulesinde durduk."]

@@ -35,7 +35,7 @@ from ..spans import word_spans
 from .restorer import DefaultRestorer
 from .weights import DEFAULT_WEIGHTS, Weights, write_weights
 
-LETTER_WEIGHTS = ("context", "network", "unseen_network", "unseen_counted", "unseen_context")
+LETTER_WEIGHTS = ("context", "network", "unseen_network", "unseen_counted", "unseen_context", "collocation")
 #: Set, not fitted: the particle's vowel harmony is a rule of the grammar, and the tune
 #: text holds too few particles to tell weights apart, while 4.0 keeps `kötü mü` right
 #: where the word trigrams favour `kötü mu`.

@@ -4,7 +4,8 @@ Each word's candidates come from the count-based lexicon (``NgramRestorer.candid
 and the word trigram model scores the arcs. Each candidate's emission adds, with the
 fitted ``Weights``: the cross-word character-context model's log probability of its
 letters (``charctx``), optionally the network's, the vowel harmony of suffixes written
-apart, and the writer's own Turkish letters (``features``). A line is decoded first
+apart, the neighbours running text writes beside each spelling of a confusable word
+(``ngram.collocations``), and the writer's own Turkish letters (``features``). A line is decoded first
 without the network, which is then asked only about the words it can still change.
 
 Words the lexicon lacks are spelled letter by letter from a weighted sum of three
@@ -162,7 +163,14 @@ class DefaultRestorer(Restorer):
         context = self.context.twin_probabilities(lines, [_letters_decide(*line) for line in zip(tokens, lexicon)])
         beside_neighbours = self.ngram.attested_neighbours(lexicon)
         lines_typed = [_typed_line(*line) for line in zip(lines, tokens, lexicon)]
-        parts: list[_LineParts] = list(zip(lines, tokens, lexicon, context, beside_neighbours, lines_typed))
+        collocations = (
+            self.ngram.collocation_scores(lexicon)
+            if self.weights.collocation
+            else [[None] * len(positions) for positions in lexicon]
+        )
+        parts: list[_LineParts] = list(
+            zip(lines, tokens, lexicon, context, beside_neighbours, lines_typed, collocations)
+        )
         words = [self._word_positions(*line_parts) for line_parts in parts]
         sentences = [sentence_positions(self._with_rules(*line)) for line in zip(lines, tokens, words, cuts)]
         scores = self.ngram.arc_scores(sentences)
@@ -211,6 +219,7 @@ class DefaultRestorer(Restorer):
         context: np.ndarray,
         beside_neighbours: list[bool],
         typed_line: bool,
+        collocations: list[list[float] | None],
         network: _NetworkLetters | None = None,
         before: list[Position] | None = None,
     ) -> list[Position]:
@@ -218,15 +227,15 @@ class DefaultRestorer(Restorer):
         its windows reach are scored again and the others keep their position in ``before``."""
         if network is None or before is None:
             return [
-                self._position(line[t.start : t.end], t.start, known, None, context, typed_line, beside)
-                for t, known, beside in zip(tokens, lexicon, beside_neighbours)
+                self._position(line[t.start : t.end], t.start, known, None, context, typed_line, beside, colloc)
+                for t, known, beside, colloc in zip(tokens, lexicon, beside_neighbours, collocations)
             ]
         probabilities = network.probabilities
         return [
-            self._position(line[t.start : t.end], t.start, known, probabilities, context, typed_line, beside)
+            self._position(line[t.start : t.end], t.start, known, probabilities, context, typed_line, beside, colloc)
             if network.reaches(t)
             else old
-            for t, known, beside, old in zip(tokens, lexicon, beside_neighbours, before)
+            for t, known, beside, colloc, old in zip(tokens, lexicon, beside_neighbours, collocations, before)
         ]
 
     def _with_rules(self, line: str, tokens: list[Span], positions: list[Position], cuts: list[bool]) -> list[Position]:
@@ -244,6 +253,7 @@ class DefaultRestorer(Restorer):
         context: np.ndarray,
         typed_line: bool,
         beside_neighbour: bool,  # a spelling of the word was counted next to a neighbour's
+        collocation: list[float] | None,  # its spellings' ``ngram.collocation_scores``
     ) -> Position:
         if not _letters_decide_at(lexicon):
             return lexicon
@@ -261,6 +271,8 @@ class DefaultRestorer(Restorer):
             scorers.append((weights.network, letter_scorer(free, _logit(network[start + free]))))
         scale = 1.0 if beside_neighbour else UNATTESTED_LETTER_SCALE
         emissions = [scale * sum(weight * score(mask) for weight, score in scorers) for mask in lexicon.masks]
+        if collocation is not None:
+            emissions = [e + weights.collocation * c for e, c in zip(emissions, collocation)]
         typed = spelling_mask(key, text) or 0
         evidence = self._typed_evidence(lexicon, typed, typed_line)
         if evidence:
@@ -381,8 +393,8 @@ class DefaultRestorer(Restorer):
 
 
 #: What scores a line's positions: line, tokens, lexicon positions, context-model letters,
-#: spellings counted beside a neighbour, a Turkish letter typed on the line.
-_LineParts = tuple[str, list[Span], list[Position], np.ndarray, list[bool], bool]
+#: spellings counted beside a neighbour, a Turkish letter typed on the line, collocation scores.
+_LineParts = tuple[str, list[Span], list[Position], np.ndarray, list[bool], bool, list[list[float] | None]]
 
 
 @dataclass

@@ -20,6 +20,7 @@ class Weights:
     typed_word: float = 0.0  # bonus of the as-typed spelling of a word typed with a Turkish letter
     typed_line: float = 0.0  # bonus of a counted as-typed spelling on a line typed with Turkish letters
     typed_unseen: float = 0.0  # … and of an unseen word as typed on such a line
+    collocation: float = 0.0  # the neighbours written beside each spelling of a confusable word
 
     @classmethod
     def from_dict(cls, values: dict) -> Weights:

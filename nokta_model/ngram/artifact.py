@@ -16,12 +16,14 @@ Layout (format ``nokta-ngram``, version 3):
 | english_keys, english_zipf | int64, uint8 | (E,), (E,) | hashes of English words' ASCII keys; Zipf frequency × 10 |
 | capital_keys, capital_counts | int64, float32 | (P,), (P, 2) | spellings read as i under a capital I: under İ, I |
 | acronym_keys, acronym_counts | int64, float32 | (A,), (A,) | acronyms written with Turkish letters: times so |
+| collocation_keys, collocation_counts | uint8, float32 | (8, L), (L,) | ``collocations.pair_keys``; counts |
 
 The plain int64 keys are stored uncompressed and read in place, mapped in memory
 (``npz``): every word is looked up in them, and random hashes do not compress. The other
 arrays are compressed; the character contexts are inflated only when a word the lexicon
 lacks first needs them. ``upgrade`` rewrites a version 2 file (every key array as
-compressed delta planes) in this layout.
+compressed delta planes) in this layout. A version 3 file written before the
+collocations were counted has none: it loads with an empty table.
 
 Loading uses no pickle and checks the format, version, every array's dtype and shape,
 and its checksum, so a truncated, corrupt or foreign file gives a ``ModelFileError``
@@ -66,10 +68,14 @@ _SCHEMA: dict[str, tuple[type, int]] = {
     "capital_counts": (np.float32, 2),
     "acronym_keys": (np.int64, 1),
     "acronym_counts": (np.float32, 1),
+    "collocation_keys": (np.uint8, 2),
+    "collocation_counts": (np.float32, 1),
 }
+#: Arrays a file may lack (written before they were counted): read as empty.
+_OPTIONAL = ("collocation_keys", "collocation_counts")
 #: Keys stored as they are, uncompressed (read in place); and those stored as ``delta_planes``.
 _STORED = ("key_hashes", "english_keys", "capital_keys", "acronym_keys")
-_DELTA_KEYS = ("bigram_keys", "trigram_keys", "char_keys")
+_DELTA_KEYS = ("bigram_keys", "trigram_keys", "char_keys", "collocation_keys")
 
 #: Read when the model is loaded; the character contexts wait until a word needs them.
 _EAGER = tuple(name for name in _SCHEMA if not name.startswith("char_"))
@@ -101,6 +107,8 @@ def _arrays(model: LanguageModel) -> dict[str, np.ndarray]:
         "capital_counts": model.capitals.values.astype(np.float32),
         "acronym_keys": model.acronyms.keys,
         "acronym_counts": model.acronyms.values.astype(np.float32),
+        "collocation_keys": model.collocations.keys,
+        "collocation_counts": model.collocations.values.astype(np.float32),
     }
     return {name: delta_planes(array) if name in _DELTA_KEYS else array for name, array in arrays.items()}
 
@@ -113,7 +121,8 @@ def upgrade(old: Path, new: Path) -> None:
     """Rewrite a version 2 file (every key array stored as compressed delta planes) as
     version 3, with the same tables and meta."""
     stored_as_planes = {name: (np.uint8, 2) for name in _STORED}
-    meta, arrays = load_archive(ArchiveFormat(FORMAT, 2, {**_SCHEMA, **stored_as_planes}), old)
+    old_schema = {name: kind for name, kind in _SCHEMA.items() if name not in _OPTIONAL}
+    meta, arrays = load_archive(ArchiveFormat(FORMAT, 2, {**old_schema, **stored_as_planes}), old)
     arrays.update({name: from_delta_planes(arrays[name]) for name in _STORED})
     save_archive(ARCHIVE, arrays, new, meta, stored=_STORED)
 
@@ -159,6 +168,7 @@ def _read_model(path: Path) -> LanguageModel:
             table("english_keys", "english_zipf"),
             table("capital_keys", "capital_counts"),
             table("acronym_keys", "acronym_counts"),
+            table("collocation_keys", "collocation_counts"),
         )
 
 
@@ -168,7 +178,10 @@ def _char_table(archive: Archive) -> SortedTable:
 
 
 def _array(archive: Archive, name: str) -> np.ndarray:
-    """The array as the tables hold it (delta planes summed back into keys)."""
+    """The array as the tables hold it (delta planes summed back into keys); an optional
+    one the file lacks, empty."""
+    if name in _OPTIONAL and name not in archive:
+        return np.zeros(0, np.int64 if name in _DELTA_KEYS else _SCHEMA[name][0])
     stored = archive[name]
     return from_delta_planes(stored) if name in _DELTA_KEYS else stored
 

@@ -8,12 +8,14 @@ stupid back-off is good at, and it needs no normalisation over the vocabulary.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
 from ..lattice import BOS, EOS, UNK
 from .charmodel import CharModel
+from .collocations import confusable_words
 from .tables import ID_BITS, SortedTable, hash_all, pack
 
 FIRST_WORD_ID = 3
@@ -61,12 +63,19 @@ class LanguageModel:
     english: SortedTable  # ASCII key hash -> English Zipf frequency × 10 (``english.py``)
     capitals: SortedTable  # spelling hash -> times written under a capital İ, under a capital I (``capitals.py``)
     acronyms: SortedTable  # key hash -> times written in capitals with Turkish letters (``capitals.py``)
+    #: (spelling, offset, neighbour stem) -> count (``collocations.py``); empty in a file without it
+    collocations: SortedTable = field(default_factory=lambda: SortedTable(np.zeros(0, np.int64), np.zeros(0)))
 
     def __post_init__(self) -> None:
         self.total = float(self.lexicon.counts.sum())
         # <s> and </s> have no lexicon count: each is seen once a sentence, and training
         # counts each sentence start as the bigram <s> <s>.
         self.sentences = float(self.bigrams.get(np.array([pack(BOS, BOS)]), 0.0)[0])
+
+    @cached_property
+    def confusable(self) -> np.ndarray:
+        """True for the spelling ids of confusable keys (``collocations.confusable_words``)."""
+        return confusable_words(self.lexicon.counts, self.lexicon.key_table.values)
 
     def _unigram(self, ids: np.ndarray) -> np.ndarray:
         padding = (ids == BOS) | (ids == EOS)

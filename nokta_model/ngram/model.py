@@ -20,6 +20,7 @@ from ..words import MAX_MASK_BITS, ambiguous_positions, spelling_mask, token_key
 from .arcs import score_windows
 from .artifact import DEFAULT_ARTIFACT, load_model
 from .capitals import MAX_ACRONYM, all_capitals
+from .collocations import collocation_scores
 from .lm import LanguageModel
 from .tables import ID_BITS, hash_all
 
@@ -200,6 +201,12 @@ class NgramRestorer(Restorer):
         word_slots = np.delete(np.arange(len(slots)), np.concatenate([ends - lengths, ends - 1]))
         seen = iter((seen_after[word_slots - 1] | seen_after[word_slots]).tolist())
         return [list(islice(seen, len(words))) for words in sentences]
+
+    def collocation_scores(self, sentences: list[list[Position]]) -> list[list[list[float] | None]]:
+        """For each word of each sentence, its spellings' scores by the neighbours each is
+        written beside (``collocations.collocation_scores``); None where the key is not confusable."""
+        model = self.model
+        return collocation_scores(model.collocations, model.lexicon.counts, model.confusable, sentences)
 
     def candidates(self, texts: list[str]) -> list[Position]:
         """Lattice slots of (``model_lower``-ed) tokens; each distinct token text is looked up once."""

@@ -5,7 +5,8 @@ Stages: count word uni/bi/trigrams over lower-case spellings (sentence padding
 capital I counted as the spelling running text confirms (``capitals.py``); add the word
 lists as attested spellings; group spellings by ASCII key into candidate sets; keep only the
 n-grams that can ever change a decision (those touching a word whose key has more
-than one spelling, and the contexts they need); count the character model over
+than one spelling, and the contexts they need); count, from all of them, the neighbours
+written beside each spelling of a confusable key (``collocations.py``); count the character model over
 word types; take the English word frequencies (``english.py``).
 """
 
@@ -34,11 +35,17 @@ from .capitals import (
     word_stem,
 )
 from .charmodel import CharModel
+from .collocations import confusable_words, count_collocations, edge_stem, stem_hashes
 from .english import english_table
 from .lm import FIRST_WORD_ID, LIST_BONUS, LanguageModel, Lexicon
 from .tables import ID_BITS, MAX_ID, SortedTable, hash_all, pack
 
 MIN_TRIGRAM_COUNT = 2  # rarer trigrams are left to the bigram level
+#: A spelling counted in running text is no word of its own when a spelling of its key
+#: with the same Turkish letters and more (kararıyla beside karariyla, açıkçası beside
+#: açıkcası) is counted this many times as often: it is counted as that one (chosen on the
+#: tune split). One only the word lists hold has no n-grams to win by and stays (koydur).
+OUTNUMBERED_RATIO = 20.0
 PENDING = "\x00"  # marks the spelling of a token typed with a capital I until ``resolve``
 
 
@@ -104,6 +111,30 @@ def _candidate_groups(spellings: Iterable[str]) -> tuple[dict[str, list[tuple[st
     return groups, twins
 
 
+def _demote_outnumbered(
+    groups: dict[str, list[tuple[str, int]]], twins: dict[str, str], count: Callable[[str], float]
+) -> int:
+    """Count each spelling of running text ``OUTNUMBERED_RATIO`` times rarer than one of its
+    key that has its Turkish letters and more (a writer's ASCII-typed copy) as the most
+    frequent such one: it leaves its group and becomes that one's twin. Returns how many."""
+    demoted: dict[str, str] = {}
+    for key, members in groups.items():
+        if len(members) < 2:
+            continue
+        outnumbered = {}
+        for spelling, mask in members:
+            fuller = [(count(s), s) for s, m in members if m != mask and mask & ~m == 0]
+            if fuller and 0 < count(spelling) * OUTNUMBERED_RATIO <= max(fuller)[0]:
+                outnumbered[spelling] = max(fuller)[1]  # the most frequent of them is never outnumbered
+        if outnumbered:
+            groups[key] = [(s, m) for s, m in members if s not in outnumbered]
+            demoted.update(outnumbered)
+    for twin, first in twins.items():
+        twins[twin] = demoted.get(first, first)
+    twins.update(demoted)
+    return len(demoted)
+
+
 def _renumber(
     counter: _Counter, groups: dict[str, list[tuple[str, int]]], twins: dict[str, str]
 ) -> tuple[Lexicon, dict[int, int]]:
@@ -141,6 +172,20 @@ def _renumber(
         counts=np.array(counts, dtype=np.float32),
     )
     return lexicon, new_id
+
+
+def _stems_by_id(
+    groups: dict[str, list[tuple[str, int]]], counter: _Counter, new_id: dict[int, int], size: int
+) -> np.ndarray:
+    """The stem hash (``collocations.stem_hashes``) of each renumbered word id's key; the
+    sentence padding's own."""
+    keys = [""] * size
+    for key, members in groups.items():
+        for spelling, _ in members:
+            keys[new_id[counter.ids[spelling]]] = key
+    stems = stem_hashes(keys)
+    stems[BOS], stems[EOS] = edge_stem(BOS), edge_stem(EOS)
+    return stems
 
 
 def _unpack(keys: np.ndarray, order: int) -> list[np.ndarray]:
@@ -235,12 +280,16 @@ def train_ngram(corpus_dir: Path, commercial_only: bool = True, log: Callable[[s
     for spelling in list_spellings:
         counter.spelling_id(spelling)
     groups, twins = _candidate_groups(s for s in counter.ids if not s.startswith(PENDING))
+    demoted = _demote_outnumbered(groups, twins, lambda spelling: counter.unigrams[counter.ids[spelling]])
     grouped = {spelling for members in groups.values() for spelling, _ in members}
     for pending, target in resolved.items():
         target = twins.get(target, target)
         if target in grouped:
             twins[pending] = target
-    log(f"{len(groups):,} keys, {len(counter.ids):,} spellings ({len(twins):,} counted as a twin); renumbering")
+    log(
+        f"{len(groups):,} keys, {len(counter.ids):,} spellings ({len(twins):,} counted as a twin,"
+        f" {demoted:,} of them outnumbered); renumbering"
+    )
     lexicon, new_id = _renumber(counter, groups, twins)
     new_ids = np.full(len(counter.ids) + FIRST_WORD_ID, UNK, dtype=np.int64)
     new_ids[list(new_id)] = list(new_id.values())
@@ -250,7 +299,13 @@ def train_ngram(corpus_dir: Path, commercial_only: bool = True, log: Callable[[s
     trigrams = SortedTable.summed(_repack(tri_parts)[keep], tri_counts[keep])
     bi_parts, bi_counts = _ngram_arrays(counter.bigrams, 2, new_ids)
     bigrams = _bigram_table(_repack(bi_parts), bi_counts, _touching(bi_parts, competing), trigrams.keys)
-    log(f"{len(bigrams):,} bigrams, {len(trigrams):,} trigrams kept; counting characters")
+    confusable = confusable_words(lexicon.counts, lexicon.key_table.values)
+    stems = _stems_by_id(groups, counter, new_id, len(lexicon.masks))
+    collocations = count_collocations(bi_parts, bi_counts, tri_parts, tri_counts, confusable, stems)
+    log(
+        f"{len(bigrams):,} bigrams, {len(trigrams):,} trigrams kept; {len(collocations):,} collocations"
+        f" of {int(confusable.sum()):,} confusable spellings; counting characters"
+    )
     chars = CharModel.count((key, mask) for key, members in groups.items() for _, mask in members)
     log(f"{len(chars.table):,} character contexts; done in {time.perf_counter() - started:.0f} s")
     return LanguageModel(
@@ -261,4 +316,5 @@ def train_ngram(corpus_dir: Path, commercial_only: bool = True, log: Callable[[s
         english_table(),
         capital_table(capitals.dotted, plain_capitals),
         acronym_table(capitals),
+        collocations,
     )

@@ -1,0 +1,155 @@
+"""Collocations: which neighbours each spelling of a confusable key is written beside.
+
+A confusable key has two or more spellings counted in running text (su/şu, gol/göl,
+oldu/öldü). For each of their spellings the table counts the words one and two places
+before and after it, each neighbour by the first ``STEM_LETTERS`` letters of its ASCII
+key: its own spelling is as uncertain as the word's, and the first letters stand for its
+stem (su kulesi, su kulesine). The counts come from the word bigrams and trigrams of the
+train split, before the n-gram tables are pruned.
+
+A spelling's score is, summed over its neighbours weighted by distance, the log of how
+much more often it is written beside that neighbour than its share of the key, the count
+backed off to that share (an m-estimate): a neighbour never seen beside the key says
+nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..lattice import BOS, EOS, UNK, Position
+from .tables import SortedTable, hash_all
+
+STEM_LETTERS = 5
+#: Where a neighbour stands, and how much it counts: the next word most, the one after less.
+DISTANCE_WEIGHTS = {-2: 0.5, -1: 1.0, 1: 1.0, 2: 0.5}
+_OFFSET_CODES = {offset: code for code, offset in enumerate(DISTANCE_WEIGHTS)}
+#: Each spelling of a confusable key is counted at least this often in running text
+#: (weighted: a line of a ×2 file counts 2).
+CONFUSABLE_COUNT = 4
+MIN_PAIR_COUNT = 3  # rarer pairs are left out of the table (and score as unseen)
+PRIOR_WEIGHT = 4.0  # the m of the m-estimate: pseudo-counts of the key's shares
+MAX_LOG_RATIO = 3.0  # one neighbour's score is clipped to ± this
+_STEM_BITS = 32
+_EDGE_STEMS = {BOS: "<s>", EOS: "</s>"}
+
+
+def stem_hashes(keys: Sequence[str]) -> np.ndarray:
+    """The 32-bit hash of each ASCII key's first ``STEM_LETTERS`` letters."""
+    return hash_all([key[:STEM_LETTERS] for key in keys]) & ((1 << _STEM_BITS) - 1)
+
+
+def edge_stem(word_id: int) -> int:
+    """The stem hash that stands for a sentence's start or end."""
+    return int(hash_all([_EDGE_STEMS[word_id]])[0] & ((1 << _STEM_BITS) - 1))
+
+
+def pair_keys(word_ids: np.ndarray, offsets: np.ndarray, stems: np.ndarray) -> np.ndarray:
+    """Table keys of (spelling id, neighbour offset, neighbour stem hash)."""
+    codes = np.vectorize(_OFFSET_CODES.__getitem__, otypes=[np.int64])(offsets) if len(offsets) else offsets
+    return (word_ids.astype(np.int64) << (_STEM_BITS + 2)) | (codes.astype(np.int64) << _STEM_BITS) | stems
+
+
+def confusable_words(counts: np.ndarray, key_spans: np.ndarray) -> np.ndarray:
+    """True for the spelling ids of confusable keys (two or more spellings counted
+    ``CONFUSABLE_COUNT`` times)."""
+    confusable = np.zeros(len(counts), dtype=bool)
+    first, size = key_spans[:, 0], key_spans[:, 1]
+    frequent = counts >= CONFUSABLE_COUNT
+    several = np.zeros(len(first), dtype=np.int64)
+    for offset in range(int(size.max(initial=1))):
+        has = size > offset
+        several[has] += frequent[first[has] + offset]
+    for offset in range(int(size.max(initial=1))):
+        members = first[(size > offset) & (several >= 2)] + offset
+        confusable[members] = frequent[members]
+    return confusable
+
+
+def count_collocations(
+    bigrams: list[np.ndarray],
+    bigram_counts: np.ndarray,
+    trigrams: list[np.ndarray],
+    trigram_counts: np.ndarray,
+    confusable: np.ndarray,
+    stems: np.ndarray,
+) -> SortedTable:
+    """The table of (spelling, offset, neighbour stem) -> weighted count, from the
+    renumbered word ids of every bigram and trigram (``stems``: each word id's stem hash)."""
+    keys, counts = [], []
+    for (left, right), offset, pair_counts in (
+        (bigrams, 1, bigram_counts),
+        ((trigrams[0], trigrams[2]), 2, trigram_counts),
+    ):
+        for word, neighbour, signed in ((right, left, -offset), (left, right, offset)):
+            chosen = confusable[word] & (neighbour != UNK)
+            keys.append(pair_keys(word[chosen], np.full(int(chosen.sum()), signed), stems[neighbour[chosen]]))
+            counts.append(pair_counts[chosen])
+    table = SortedTable.summed(np.concatenate(keys), np.concatenate(counts).astype(np.float32))
+    kept = table.values >= MIN_PAIR_COUNT
+    return SortedTable(table.keys[kept], table.values[kept])
+
+
+def collocation_scores(
+    table: SortedTable, counts: np.ndarray, confusable: np.ndarray, sentences: list[list[Position]]
+) -> list[list[list[float] | None]]:
+    """For each word of each sentence, its spellings' collocation scores (None where the
+    word is not confusable); one batched lookup."""
+    queries: list[tuple[int, int, int]] = []  # (sentence, word, candidate) of each row
+    ids, offsets, neighbour_stems = [], [], []
+    for s, words in enumerate(sentences):
+        stems = _neighbour_stems(words)
+        for w, word in enumerate(words):
+            if len(word.ids) < 2 or not confusable[[i for i in word.ids if i != UNK]].any():
+                continue
+            for offset in DISTANCE_WEIGHTS:
+                stem = stems[w + offset + 2]
+                if stem is None:
+                    continue
+                for c, word_id in enumerate(word.ids):
+                    queries.append((s, w, c))
+                    ids.append(max(word_id, 0))
+                    offsets.append(offset)
+                    neighbour_stems.append(stem)
+    scores: list[list[list[float] | None]] = [[None] * len(words) for words in sentences]
+    if not queries:
+        return scores
+    found = table.get(pair_keys(np.array(ids), np.array(offsets), np.array(neighbour_stems, dtype=np.int64)), 0.0)
+    _fill(scores, sentences, counts, queries, offsets, found.tolist())
+    return scores
+
+
+def _neighbour_stems(words: list[Position]) -> list[int | None]:
+    """Stem hash of each word with two slots of padding either side: <s>, <s> before
+    (training pads each sentence so), </s> after, then nothing."""
+    keyed = [word.key for word in words]
+    hashes = iter(stem_hashes([key for key in keyed if key]).tolist())
+    inner = [next(hashes) if key else None for key in keyed]
+    start = edge_stem(BOS)
+    return [start, start, *inner, edge_stem(EOS), None]
+
+
+def _fill(
+    scores: list[list[list[float] | None]],
+    sentences: list[list[Position]],
+    counts: np.ndarray,
+    queries: list[tuple[int, int, int]],
+    offsets: list[int],
+    found: list[float],
+) -> None:
+    """Sum each word's neighbours' log ratios into ``scores``."""
+    beside: dict[tuple[int, int], dict[int, list[float]]] = {}
+    for (s, w, c), offset, count in zip(queries, offsets, found):
+        beside.setdefault((s, w), {}).setdefault(offset, [0.0] * len(sentences[s][w].ids))[c] = count
+    for (s, w), by_offset in beside.items():
+        word_ids = sentences[s][w].ids
+        prior = np.array([float(counts[i]) if i != UNK else 0.0 for i in word_ids]) + 1e-3
+        shares = prior / prior.sum()
+        total = np.zeros(len(word_ids))
+        for offset, pair_counts in by_offset.items():
+            seen = np.array(pair_counts)
+            ratio = np.log((seen + PRIOR_WEIGHT * shares) / ((seen.sum() + PRIOR_WEIGHT) * shares))
+            total += DISTANCE_WEIGHTS[offset] * np.clip(ratio, -MAX_LOG_RATIO, MAX_LOG_RATIO)
+        scores[s][w] = total.tolist()
