@@ -25,7 +25,6 @@ from .tables import SortedTable, hash_all
 STEM_LETTERS = 5
 #: Where a neighbour stands, and how much it counts: the next word most, the one after less.
 DISTANCE_WEIGHTS = {-2: 0.5, -1: 1.0, 1: 1.0, 2: 0.5}
-_OFFSET_CODES = {offset: code for code, offset in enumerate(DISTANCE_WEIGHTS)}
 #: Each spelling of a confusable key is counted at least this often in running text
 #: (weighted: a line of a ×2 file counts 2).
 CONFUSABLE_COUNT = 4
@@ -48,7 +47,7 @@ def edge_stem(word_id: int) -> int:
 
 def pair_keys(word_ids: np.ndarray, offsets: np.ndarray, stems: np.ndarray) -> np.ndarray:
     """Table keys of (spelling id, neighbour offset, neighbour stem hash)."""
-    codes = np.vectorize(_OFFSET_CODES.__getitem__, otypes=[np.int64])(offsets) if len(offsets) else offsets
+    codes = offsets + 2 - (offsets > 0)  # -2, -1, 1, 2 -> 0, 1, 2, 3
     return (word_ids.astype(np.int64) << (_STEM_BITS + 2)) | (codes.astype(np.int64) << _STEM_BITS) | stems
 
 
