@@ -47,6 +47,7 @@ class ArchiveFormat:
     name: str
     version: int
     schema: dict[str, tuple[type, int]]  # array name -> (dtype, number of dimensions)
+    optional: frozenset[str] = frozenset()  # arrays of the schema a file written before them lacks
 
 
 def checksum(arrays: dict[str, np.ndarray]) -> str:
@@ -197,6 +198,7 @@ def read_meta(form: ArchiveFormat, path: Path) -> dict:
 
 
 def load_archive(form: ArchiveFormat, path: Path) -> tuple[dict, dict[str, np.ndarray]]:
-    """(meta, arrays) of a checked archive, every array read."""
+    """(meta, arrays) of a checked archive, every array it holds read (an optional one it
+    lacks left out)."""
     archive = Archive(form, path)
-    return archive.meta, {name: archive[name] for name in form.schema}
+    return archive.meta, {name: archive[name] for name in form.schema if name not in form.optional or name in archive}

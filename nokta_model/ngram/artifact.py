@@ -82,7 +82,7 @@ _EAGER = tuple(name for name in _SCHEMA if not name.startswith("char_"))
 #: Arrays read side by side at load: inflating, hashing and summing let go of the GIL.
 READ_THREADS = 2
 
-ARCHIVE = ArchiveFormat(FORMAT, VERSION, _SCHEMA)
+ARCHIVE = ArchiveFormat(FORMAT, VERSION, _SCHEMA, frozenset(_OPTIONAL))
 #: Models this process has loaded and still uses, by file identity (``load_model``).
 _loaded: weakref.WeakValueDictionary[tuple, LanguageModel] = weakref.WeakValueDictionary()
 _loading = threading.Lock()
@@ -121,8 +121,7 @@ def upgrade(old: Path, new: Path) -> None:
     """Rewrite a version 2 file (every key array stored as compressed delta planes) as
     version 3, with the same tables and meta."""
     stored_as_planes = {name: (np.uint8, 2) for name in _STORED}
-    old_schema = {name: kind for name, kind in _SCHEMA.items() if name not in _OPTIONAL}
-    meta, arrays = load_archive(ArchiveFormat(FORMAT, 2, {**old_schema, **stored_as_planes}), old)
+    meta, arrays = load_archive(ArchiveFormat(FORMAT, 2, {**_SCHEMA, **stored_as_planes}, ARCHIVE.optional), old)
     arrays.update({name: from_delta_planes(arrays[name]) for name in _STORED})
     save_archive(ARCHIVE, arrays, new, meta, stored=_STORED)
 
