@@ -249,18 +249,3 @@ def test_a_circumflex_spelling_is_counted_as_its_plain_twin(tmp_path):
     assert written.counts(["hükumet", "hükümet"]) == plain.counts(["hükumet", "hükümet"])
     words = ["yeni", "hukumet", "kuruldu"]
     assert written.arc_scores([written.candidates(words)]) == plain.arc_scores([plain.candidates(words)])
-
-
-def test_an_ascii_typed_copy_far_rarer_than_its_turkish_twin_is_no_candidate(tmp_path):
-    # One writer typed "karariyla" without Turkish letters; running text writes kararıyla
-    # twenty times as often: the copy is counted as kararıyla, and its n-grams with it.
-    lines = ["Mahkeme kararıyla serbest bırakıldı."] * 20 + ["Mahkeme karariyla serbest birakildi."]
-    lines += ["Sınır kapısı kapandı."] * 5 + ["Sinir hastalığı geçti."]  # 5 to 1: both stay words
-    restorer = NgramRestorer(train_ngram(write_tiny_corpus(tmp_path, lines, ["koydur"]), log=lambda _: None))
-    assert restorer.counts(["karariyla", "kararıyla"])[0] == 0.0
-    assert restorer.restore(["Mahkeme karariyla serbest birakildi."]) == ["Mahkeme kararıyla serbest bırakıldı."]
-    [karariyla] = restorer.candidates(["karariyla"])
-    assert len(karariyla.ids) == 1
-    [sinir] = restorer.candidates(["sinir"])
-    assert len(sinir.ids) == 2
-    assert restorer.restore(["Sinir hastaligi gecti."]) == ["Sinir hastalığı geçti."]

@@ -41,11 +41,6 @@ from .lm import FIRST_WORD_ID, LIST_BONUS, LanguageModel, Lexicon
 from .tables import ID_BITS, MAX_ID, SortedTable, hash_all, pack
 
 MIN_TRIGRAM_COUNT = 2  # rarer trigrams are left to the bigram level
-#: A spelling counted in running text is no word of its own when a spelling of its key
-#: with the same Turkish letters and more (kararıyla beside karariyla, açıkçası beside
-#: açıkcası) is counted this many times as often: it is counted as that one (chosen on the
-#: tune split). One only the word lists hold has no n-grams to win by and stays (koydur).
-OUTNUMBERED_RATIO = 20.0
 PENDING = "\x00"  # marks the spelling of a token typed with a capital I until ``resolve``
 
 
@@ -109,30 +104,6 @@ def _candidate_groups(spellings: Iterable[str]) -> tuple[dict[str, list[tuple[st
         else:
             twins[spelling] = first
     return groups, twins
-
-
-def _demote_outnumbered(
-    groups: dict[str, list[tuple[str, int]]], twins: dict[str, str], count: Callable[[str], float]
-) -> int:
-    """Count each spelling of running text ``OUTNUMBERED_RATIO`` times rarer than one of its
-    key that has its Turkish letters and more (a writer's ASCII-typed copy) as the most
-    frequent such one: it leaves its group and becomes that one's twin. Returns how many."""
-    demoted: dict[str, str] = {}
-    for key, members in groups.items():
-        if len(members) < 2:
-            continue
-        outnumbered = {}
-        for spelling, mask in members:
-            fuller = [(count(s), s) for s, m in members if m != mask and mask & ~m == 0]
-            if fuller and 0 < count(spelling) * OUTNUMBERED_RATIO <= max(fuller)[0]:
-                outnumbered[spelling] = max(fuller)[1]  # the most frequent of them is never outnumbered
-        if outnumbered:
-            groups[key] = [(s, m) for s, m in members if s not in outnumbered]
-            demoted.update(outnumbered)
-    for twin, first in twins.items():
-        twins[twin] = demoted.get(first, first)
-    twins.update(demoted)
-    return len(demoted)
 
 
 def _renumber(
@@ -280,16 +251,12 @@ def train_ngram(corpus_dir: Path, commercial_only: bool = True, log: Callable[[s
     for spelling in list_spellings:
         counter.spelling_id(spelling)
     groups, twins = _candidate_groups(s for s in counter.ids if not s.startswith(PENDING))
-    demoted = _demote_outnumbered(groups, twins, lambda spelling: counter.unigrams[counter.ids[spelling]])
     grouped = {spelling for members in groups.values() for spelling, _ in members}
     for pending, target in resolved.items():
         target = twins.get(target, target)
         if target in grouped:
             twins[pending] = target
-    log(
-        f"{len(groups):,} keys, {len(counter.ids):,} spellings ({len(twins):,} counted as a twin,"
-        f" {demoted:,} of them outnumbered); renumbering"
-    )
+    log(f"{len(groups):,} keys, {len(counter.ids):,} spellings ({len(twins):,} counted as a twin); renumbering")
     lexicon, new_id = _renumber(counter, groups, twins)
     new_ids = np.full(len(counter.ids) + FIRST_WORD_ID, UNK, dtype=np.int64)
     new_ids[list(new_id)] = list(new_id.values())
