@@ -1,46 +1,39 @@
 """Per-word code-switching: which words of a line are foreign (English, acronyms) and stay as typed.
 
 Technical Turkish mixes in English words (``Yeni bir Issue actim``); restoring them
-gives ``İssue``, ``ınput``. Each word's evidence is the log ratio of its frequency in
-English (``wordfreq``, taken into the count-based model at build time) to its frequency
-in Turkish running text (the model's lexicon, every spelling of its ASCII key); a
-two-state hidden Markov model over the words of each sentence (Turkish, foreign) adds that
-a language rarely changes from one word to the next, so a word common in both languages
-(``on``, ``is``, ``her``) takes the language of its neighbours; a sentence starts afresh
-(``Tamam. Issue kapandi.``: the Turkish word before the full stop says nothing of ``Issue``). A word is foreign when its
-posterior is above ``FOREIGN_POSTERIOR``. Rules first: an acronym (``capitals.is_acronym``)
-on a line typed with Turkish letters stays as typed (``AGİT``, ``AGI``), a word typed with a
-Turkish letter is Turkish, another acronym is foreign unless running text writes it with
-Turkish letters or it is a Turkish word (``COK``). A longer word in capitals on a line not
-typed in capitals (``LICENSE``, ``README``) is taken as an acronym. A capital inside a
-sentence leans foreign (a name or a term), but not in a title-cased heading (``Öne Çıkan``).
-After the model, a word with w, q or x is foreign unless typed with a Turkish letter
-(``showların``), a single letter (``X-ışını``), or written by running text with Turkish
-letters (``Wöhler``): it writes nearly all such words without one (wip, Twitter).
+gives ``İssue``, ``ınput``. But news writes Turkish words whose ASCII form is English
+(``one`` öne, ``is`` iş, ``sure`` süre), headlines in capitals and acronyms with Turkish
+letters (AİHM, FETÖ). Whether a word is foreign is a learned decision (logistic
+regression, its weights fitted by ``nokta train --backend guard``: ``codeswitch_fit``)
+over what the backend knows of the word (``WordEvidence``: its English frequency from
+``wordfreq``, taken into the count-based model at build time; the running-text counts of
+its ASCII spelling and of its Turkish twin; how running text writes it as an acronym)
+and where it stands: its sentence's other words (their evidence, the Turkish letters
+typed in them; a sentence ends at a full stop inside a line), its neighbours, the
+suffix after its apostrophe, a capital inside a sentence or in a title, a line in
+capitals, a line typed with Turkish letters. Two rules come first (``ruled_words``): a
+word typed with a Turkish letter is Turkish, an acronym on a line typed with Turkish
+letters is as meant.
 
-The backend supplies the frequencies (``WordEvidence``); this module only decides.
+The backend supplies the evidence; this module only decides.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from typing import NamedTuple
 
-#: Probability that the language changes between two neighbouring words of a line.
-SWITCH = 0.1
-FOREIGN_PRIOR = 0.2  # … that a sentence's first word is foreign
-FOREIGN_POSTERIOR = 0.5
-#: Letters no Turkish word has: a word with one is foreign (wip, Twitter).
+import numpy as np
+
+DEFAULT_GUARD = Path(__file__).resolve().parent / "data" / "guard.json"
+#: Letters no Turkish word has (wip, Twitter).
 FOREIGN_ONLY = frozenset("wqxWQX")
 MAX_EVIDENCE = 8.0  # no single word's log ratio counts for more (a count of one is no certainty)
-#: An acronym is Turkish by its counts only when Turkish text has it this much more often
-#: (in log ratio) than English text (``COK`` is ÇOK shouted, ``API`` stays).
-ACRONYM_TURKISH = -3.0
-#: How much likelier (log ratio) a foreign word is than a Turkish one to be capitalised
-#: inside a sentence (``Item listesi``, ``Index sayfası``); not in a title-cased heading
-#: (``in_title``).
-CAPITALISED_INSIDE = 2.0
 #: A word English text lacks is taken as this rare there (Zipf scale: per billion words,
 #: log10); one Turkish text lacks, as counted this often there.
 ENGLISH_FLOOR_ZIPF = 1.0
@@ -56,99 +49,191 @@ def log_ratio(english_zipf: float | None, turkish_count: float, turkish_total: f
 
 
 class WordEvidence(NamedTuple):
-    """What decides one word: log P(word | English) - log P(word | Turkish), and rules."""
+    """What the backend knows of one word (its stem up to an apostrophe or a hyphen)."""
 
-    log_ratio: float
+    log_ratio: float  # log P(word | English) - log P(word | Turkish)
+    english_zipf: float = 0.0  # its English Zipf frequency; 0: not among the English words kept
+    ascii_count: float = 0.0  # running-text count of its ASCII spelling
+    twin_count: float = 0.0  # … of its commonest spelling with a Turkish letter (its twin)
     turkish_letter: bool = False  # typed with a letter only Turkish has
     foreign_letter: bool = False  # has w, q or x, which Turkish words lack, and running text writes it so
     acronym: bool = False  # all capitals (``capitals.all_capitals``), on a line not typed in capitals
     turkish_acronym: bool = False  # … that running text writes with Turkish letters
-    single_letter: bool = False  # says nothing either way (a, I, o, the suffix ı written apart)
-    capitalised_inside: bool = False  # Capitalised, not at the start of a sentence (a name or a term)
+    single_letter: bool = False
+    short: bool = False  # two letters or fewer (in, is, on, of)
+    capitalised: bool = False  # Capitalised (a capital, then lower case)
+    capitals_line: bool = False  # a capital on a line typed in capitals (a headline)
 
 
-def emission(word: WordEvidence, turkish_line: bool = False) -> float:
-    """The word's log ratio as the model reads it (foreign over Turkish); ``turkish_line``:
-    another word of its line is typed with a Turkish letter."""
-    if word.acronym and turkish_line:
-        return MAX_EVIDENCE  # its writer types Turkish letters: the acronym is as meant (AGİT, AGI)
-    if word.turkish_letter:
-        return -MAX_EVIDENCE
-    if word.single_letter:
-        return 0.0
-    if word.acronym and not word.turkish_acronym and word.log_ratio > ACRONYM_TURKISH:
-        return MAX_EVIDENCE
-    ratio = word.log_ratio + (CAPITALISED_INSIDE if word.capitalised_inside else 0.0)
-    return max(-MAX_EVIDENCE, min(MAX_EVIDENCE, ratio))
+class Place(NamedTuple):
+    """Where a word stands in its line."""
+
+    sentence_start: bool = False  # the first word of its sentence
+    suffix: bool = False  # a suffix follows its stem after an apostrophe (Issue'yu)
 
 
-def foreign_posteriors(words: list[WordEvidence], starts: Sequence[int] = (0,)) -> list[float]:
-    """P(foreign) of each word of a line (forward-backward over the two languages, within
-    each sentence: ``starts`` are the indices of the words that begin one)."""
-    emissions = _emissions(words)
-    return [p for begin, end in _sentences(starts, len(words)) for p in _posteriors(emissions[begin:end])]
+#: The features of a word (``word_features``), in order.
+WORD_FEATURES = (
+    "bias",
+    "english_zipf",
+    "not_english",
+    "log_ascii_count",
+    "log_twin_count",
+    "log_ratio",
+    "acronym",
+    "turkish_acronym",
+    "capitals_line",
+    "capitalised_inside",
+    "capitalised_start",
+    "capitalised_beside_capitalised",
+    "foreign_letter",
+    "single_letter",
+    "short",
+    "suffix",
+    "sentence_ratio",
+    "sentence_english_share",
+    "sentence_turkish_typed",
+    "sentence_words",
+    "previous_ratio",
+    "next_ratio",
+    "line_turkish_typed",
+    "twin_in_english_sentence",
+)
+#: Each class of word has weights of its own for every feature (``features``): its
+#: evidence counts differently (an English frequency says more of a word in capitals).
+CLASSES = ("acronym", "capitalised", "other")
+FEATURES = tuple(f"{kind}:{name}" for kind in CLASSES for name in WORD_FEATURES)
+BIASES = tuple(FEATURES.index(f"{kind}:bias") for kind in CLASSES)
 
 
-def foreign_words(words: list[WordEvidence], starts: Sequence[int] = (0,)) -> list[bool]:
-    """Which words of a line are foreign and stay as typed (``starts``: the indices of the
-    words that begin a sentence). A line none of whose words leans foreign has none but
-    those with a foreign letter (the common case, decided without the model). A foreign
-    letter decides its own word only: a w in a Turkish sentence (a letter named, an
-    identifier) says nothing of its neighbours."""
-    forced = [word.foreign_letter and not (word.turkish_letter or word.single_letter) for word in words]
-    emissions = _emissions(words)
-    if all(foreign <= 0.0 for foreign in emissions):
-        return forced
-    posteriors = [p for begin, end in _sentences(starts, len(words)) for p in _posteriors(emissions[begin:end])]
-    return [p > FOREIGN_POSTERIOR or by_letter for p, by_letter in zip(posteriors, forced)]
+@dataclass(frozen=True)
+class Guard:
+    """The fitted decision: a logistic regression over ``FEATURES``."""
+
+    weights: np.ndarray  # one per feature
+    threshold: float = 0.0  # a word is foreign when its logit is above this
+
+    def logits(self, features: np.ndarray) -> np.ndarray:
+        return features @ self.weights
+
+    def foreign_words(
+        self, lines: Sequence[Sequence[WordEvidence]], places: Sequence[Sequence[Place]]
+    ) -> list[list[bool]]:
+        """Which words of each line are foreign and stay as typed."""
+        if not any(lines):
+            return [[] for _ in lines]
+        foreign = iter((self.logits(features(lines, places)) > self.threshold).tolist())
+        return [
+            [fitted if ruled is None else ruled for ruled, fitted in zip(line_rules, foreign)]
+            for line_rules in ruled_words(lines)
+        ]
 
 
-def _sentences(starts: Sequence[int], count: int) -> list[tuple[int, int]]:
-    """(begin, end) word indices of each sentence of a line of ``count`` words."""
-    bounds = [start for start in starts if 0 < start < count]
-    return list(zip([0, *bounds], [*bounds, count]))
+def ruled_words(lines: Sequence[Sequence[WordEvidence]]) -> list[list[bool | None]]:
+    """The words the rules decide, foreign (True) or Turkish (False), else None: a word
+    typed with a Turkish letter is Turkish; an acronym on a line typed with Turkish letters
+    is as meant (its writer could type İ: ``AGI``, ``IYI`` there stay)."""
+    ruled: list[list[bool | None]] = []
+    for line in lines:
+        typed_line = sum(word.turkish_letter for word in line)
+        ruled.append([False if word.turkish_letter else True if word.acronym and typed_line else None for word in line])
+    return ruled
 
 
-def _posteriors(emissions: list[float]) -> list[float]:
-    """Forward-backward over (Turkish, foreign) given each word's foreign emission (the
-    Turkish one is 0): ``_logaddexp`` written out inline, the hot loop of the backend."""
-    if not emissions:
-        return []
-    log1p, exp = math.log1p, math.exp
-    stay, switch = math.log(1 - SWITCH), math.log(SWITCH)
-    t, f = math.log(1 - FOREIGN_PRIOR), math.log(FOREIGN_PRIOR) + emissions[0]
-    forward = [(t, f)]
-    for foreign in emissions[1:]:
-        a, b = t + stay, f + switch
-        c, d = t + switch, f + stay
-        t = a + log1p(exp(b - a)) if a >= b else b + log1p(exp(a - b))
-        f = (c + log1p(exp(d - c)) if c >= d else d + log1p(exp(c - d))) + foreign
-        forward.append((t, f))
-    t = f = 0.0
-    backward = [(t, f)]
-    for foreign in reversed(emissions[1:]):
-        a, b = stay + t, switch + foreign + f
-        c, d = switch + t, stay + foreign + f
-        t = a + log1p(exp(b - a)) if a >= b else b + log1p(exp(a - b))
-        f = c + log1p(exp(d - c)) if c >= d else d + log1p(exp(c - d))
-        backward.append((t, f))
-    backward.reverse()
-    return [1 / (1 + exp(min(700.0, (ft + bt) - (ff + bf)))) for (ft, ff), (bt, bf) in zip(forward, backward)]
+def read_guard(path: Path = DEFAULT_GUARD) -> tuple[Guard, dict]:
+    """(the guard, the rest of the file: how it was fitted)."""
+    try:
+        values = json.loads(Path(path).read_text(encoding="utf-8"))
+        weights = values.pop("weights")
+        if set(weights) != set(FEATURES):
+            raise ValueError(f"its features differ from {', '.join(FEATURES)}")
+        guard = Guard(np.array([float(weights[name]) for name in FEATURES]), float(values.pop("threshold", 0.0)))
+        return guard, values
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise ValueError(f"cannot read the foreign-word guard from {path}: {error}") from None
 
 
-def _emissions(words: list[WordEvidence]) -> list[float]:
-    turkish_line = any(word.turkish_letter for word in words)
-    return [
-        emission(word._replace(capitalised_inside=False) if in_title(words, index) else word, turkish_line)
-        for index, word in enumerate(words)
+@cache
+def shipped_guard() -> Guard:
+    return read_guard()[0]
+
+
+def write_guard(guard: Guard, path: Path, provenance: dict) -> None:
+    weights = {name: round(float(w), 4) for name, w in zip(FEATURES, guard.weights)}
+    text = json.dumps({"weights": weights, "threshold": guard.threshold, **provenance}, indent=1, ensure_ascii=False)
+    Path(path).write_text(text + "\n", encoding="utf-8")
+
+
+def features(lines: Sequence[Sequence[WordEvidence]], places: Sequence[Sequence[Place]]) -> np.ndarray:
+    """The ``FEATURES`` of every word of ``lines``, one row per word, line after line: its
+    ``word_features`` in the columns of its class, zeros in the others."""
+    own = word_features(lines, places)
+    acronym = own[:, WORD_FEATURES.index("acronym")] > 0
+    capitalised = (
+        own[:, WORD_FEATURES.index("capitalised_inside")] + own[:, WORD_FEATURES.index("capitalised_start")] > 0
+    ) & ~acronym
+    kinds = (acronym, capitalised, ~acronym & ~capitalised)
+    return np.column_stack([own * kind[:, None] for kind in kinds])
+
+
+def word_features(lines: Sequence[Sequence[WordEvidence]], places: Sequence[Sequence[Place]]) -> np.ndarray:
+    """The ``WORD_FEATURES`` of every word of ``lines``, one row per word, line after line."""
+    words = [word for line in lines for word in line]
+    own = np.array([word[:4] for word in words], dtype=np.float64).reshape(-1, 4)
+    flags = np.array([word[4:] for word in words], dtype=bool).reshape(-1, 8)
+    turkish_letter, foreign_letter, acronym, turkish_acronym, single, short, capitalised, capitals_line = flags.T
+    start, suffix = np.array([place for line in places for place in line], dtype=bool).reshape(-1, 2).T
+    ratio = np.clip(own[:, 0], -MAX_EVIDENCE, MAX_EVIDENCE)
+    ratio[single] = 0.0  # a single letter (a, I, o, the suffix ı written apart) says nothing
+    line_of = np.repeat(np.arange(len(lines)), [len(line) for line in lines])
+    sentence = np.cumsum(start | np.r_[True, line_of[1:] != line_of[:-1]]) - 1
+    others = np.bincount(sentence)[sentence] - 1.0
+    typed = turkish_letter.astype(np.float64)
+    line_typed = np.bincount(line_of, typed, len(lines))[line_of] - typed > 0
+    english_share = _others_mean(sentence, (ratio > 0).astype(np.float64), others)
+    twin = np.log10(own[:, 3] + TURKISH_FLOOR_COUNT)
+    beside_capital = (_neighbour(capitalised, sentence, -1) + _neighbour(capitalised, sentence, 1)) > 0
+    columns = [
+        np.ones(len(words)),
+        own[:, 1],
+        own[:, 1] == 0,
+        np.log10(own[:, 2] + TURKISH_FLOOR_COUNT),
+        twin,
+        ratio,
+        acronym,
+        acronym & turkish_acronym,
+        capitals_line,
+        capitalised & ~start,
+        capitalised & start,
+        capitalised & beside_capital,
+        foreign_letter & ~single,
+        single,
+        short,
+        suffix,
+        _others_mean(sentence, ratio, others),
+        english_share,
+        _others_mean(sentence, typed, others),
+        np.log1p(others),
+        _neighbour(ratio, sentence, -1),
+        _neighbour(ratio, sentence, 1),
+        line_typed,
+        twin * english_share,
     ]
+    return np.column_stack([np.asarray(column, dtype=np.float64) for column in columns])
 
 
-def in_title(words: list[WordEvidence], index: int) -> bool:
-    """Whether a word capitalised inside its sentence stands beside a capitalised Turkish-leaning
-    word: a title-cased heading (Öne Çıkan Sporcular, Yeni İş Modelleri), where the capital
-    marks no name or term. Beside a foreign-leaning one (Super Mario) it still does."""
-    if not words[index].capitalised_inside:
-        return False
-    neighbours = words[max(index - 1, 0) : index] + words[index + 1 : index + 2]
-    return any(word.capitalised_inside and word.log_ratio < 0 for word in neighbours)
+def _others_mean(sentence: np.ndarray, values: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """Each word's mean of ``values`` over the other words of its sentence (0 if none)."""
+    total = np.bincount(sentence, values)[sentence] - values
+    return np.divide(total, others, out=np.zeros_like(total), where=others > 0)
+
+
+def _neighbour(values: np.ndarray, sentence: np.ndarray, step: int) -> np.ndarray:
+    """``values`` of the word before (``step`` -1) or after (1) in the same sentence, else 0."""
+    shifted = np.zeros(len(values), dtype=np.float64)
+    same = sentence[1:] == sentence[:-1]
+    if step < 0:
+        shifted[1:] = np.where(same, values[:-1], 0.0)
+    else:
+        shifted[:-1] = np.where(same, values[1:], 0.0)
+    return shifted

@@ -67,6 +67,9 @@ class Restorer(ABC):
     #: one only for a backend that spends much of a call outside the GIL (a torch network),
     #: where one call's Python work overlaps another's network.
     concurrent_batches: int = 1
+    #: Whether the words ``foreign_words`` finds stay as typed; off only to see what the
+    #: backend alone writes (the foreign-word guard's fit, ``codeswitch_fit``).
+    keep_foreign: bool = True
 
     @abstractmethod
     def rank(
@@ -146,7 +149,8 @@ class Restorer(ABC):
             typed,
             cased=[line.nfc for line in prepared],
         )
-        return self._keep_foreign_words(prepared, self._keep_undotted_capitals(prepared, rankings))
+        rankings = self._keep_undotted_capitals(prepared, rankings)
+        return self._keep_foreign_words(prepared, rankings) if self.keep_foreign else rankings
 
     def _keep_foreign_words(self, prepared: list[_Line], rankings: list[list[Ranking]]) -> list[list[Ranking]]:
         """Each foreign word (``foreign_words``) spelled as typed: its only candidate."""

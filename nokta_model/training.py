@@ -6,6 +6,7 @@
 | context | data/context.npz | counts cross-word character windows (minutes) |
 | neural | a run folder; ship with ``python -m nokta_model.neural.ship`` | trains the network (hours, resumable) |
 | default | data/default.json | fits the default's weights on the tune split, with the shipped models |
+| guard | data/guard.json | fits the foreign-word guard on the tune split and English text (after the others) |
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from .corpus import default_corpus_dir, split_lines
 
-TRAINERS = ("ngram", "context", "neural", "default")
+TRAINERS = ("ngram", "context", "neural", "default", "guard")
 
 
 def train(args: argparse.Namespace) -> int:
@@ -33,6 +34,11 @@ def train(args: argparse.Namespace) -> int:
         from .default.fit import fit_weights
 
         fit_weights(load_default_restorer(None, args.device), corpus, args.output or DEFAULT_WEIGHTS)
+    elif args.backend == "guard":
+        from .codeswitch_fit import fit_guard
+        from .default import load_default_restorer
+
+        fit_guard(load_default_restorer(None, args.device), corpus, args.output)
     else:
         from .neural.cli import train_from_cli
 

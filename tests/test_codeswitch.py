@@ -1,89 +1,119 @@
 """Per-word code-switching (``codeswitch``) and the capital I at build time (``ngram.capitals``)."""
 
+import numpy as np
 import pytest
 
-from nokta_model.codeswitch import WordEvidence, foreign_posteriors, foreign_words, log_ratio
+from nokta_model.codeswitch import (
+    BIASES,
+    CLASSES,
+    FEATURES,
+    WORD_FEATURES,
+    Guard,
+    Place,
+    WordEvidence,
+    features,
+    log_ratio,
+    read_guard,
+    word_features,
+    write_guard,
+)
+from nokta_model.codeswitch_fit import english_sentences, kept_spelling, logistic_fit
 from nokta_model.ngram.capitals import all_capitals, capitals_line, dotted_reading, is_acronym, resolve, turkish_start
 from nokta_model.ngram.model import NgramRestorer
 from nokta_model.ngram.train import train_ngram
 from nokta_model.prose import keep_turkish
 from tests.tiny_corpus import write_tiny_corpus
 
-TURKISH = WordEvidence(-6.0)
-ENGLISH = WordEvidence(5.0)
+TURKISH = WordEvidence(-6.0, ascii_count=50.0)
+ENGLISH = WordEvidence(5.0, english_zipf=5.5)
 
 
-def test_a_word_far_commoner_in_english_is_foreign_among_turkish_words():
-    assert foreign_words([TURKISH, TURKISH, ENGLISH, TURKISH]) == [False, False, True, False]
+def column(rows: np.ndarray, name: str) -> list[float]:
+    return rows[:, WORD_FEATURES.index(name)].tolist()
 
 
-def test_a_word_common_in_both_languages_takes_its_neighbours_language():
-    both = WordEvidence(1.5)  # on, is, her: a little commoner in English
-    assert foreign_words([TURKISH, both, TURKISH]) == [False, False, False]
-    assert foreign_words([ENGLISH, both, ENGLISH]) == [True, True, True]
+def test_sentence_features_are_of_the_words_own_sentence():
+    """Tamam. Issue kapandi.: the word before the full stop says nothing of Issue's sentence."""
+    issue = WordEvidence(4.1, english_zipf=4.6, capitalised=True)
+    one_sentence = word_features([[TURKISH, issue, TURKISH]], [[Place(True), Place(), Place()]])
+    two = word_features([[TURKISH, issue, TURKISH]], [[Place(True), Place(True), Place()]])
+    assert column(one_sentence, "previous_ratio")[1] == -6.0 and column(two, "previous_ratio")[1] == 0.0
+    assert column(one_sentence, "sentence_ratio")[1] == -6.0 == column(two, "sentence_ratio")[1]
+    assert column(two, "sentence_ratio")[0] == 0.0  # alone in its sentence
+    assert column(one_sentence, "capitalised_inside")[1] == 1.0 and column(two, "capitalised_start")[1] == 1.0
 
 
-def test_each_sentence_of_a_line_starts_afresh():
-    """Tamam. Issue kapandi.: the Turkish word before the full stop says nothing of Issue."""
-    issue = WordEvidence(4.1)
-    assert foreign_words([TURKISH, issue, TURKISH]) == [False, False, False]
-    assert foreign_words([TURKISH, issue, TURKISH], starts=[0, 1]) == [False, True, False]
-    assert foreign_posteriors([TURKISH, issue], starts=[0, 1])[1] == foreign_posteriors([issue])[0]
+def test_lines_do_not_share_sentences_or_neighbours():
+    rows = word_features([[ENGLISH], [TURKISH, TURKISH]], [[Place(True)], [Place(True), Place()]])
+    assert column(rows, "next_ratio")[0] == 0.0 and column(rows, "previous_ratio")[1] == 0.0
+    assert column(rows, "sentence_english_share") == [0.0, 0.0, 0.0]
 
 
-def test_posteriors_are_probabilities():
-    posteriors = foreign_posteriors([TURKISH, WordEvidence(0.0), ENGLISH])
-    assert all(0.0 < p < 1.0 for p in posteriors)
-    assert posteriors[0] < posteriors[1] < posteriors[2]
-    assert foreign_posteriors([]) == []
-
-
-def test_a_word_typed_with_a_turkish_letter_is_turkish():
-    assert foreign_words([ENGLISH, WordEvidence(5.0, turkish_letter=True), ENGLISH]) == [True, False, True]
-
-
-def test_an_acronym_is_foreign_unless_written_with_turkish_letters_or_a_common_turkish_word():
-    iis, odtu = WordEvidence(-1.0, acronym=True), WordEvidence(-1.0, acronym=True, turkish_acronym=True)
-    cok = WordEvidence(-9.0, acronym=True)  # COK: çok, shouted
-    assert foreign_words([TURKISH, iis, TURKISH, odtu, TURKISH, cok]) == [False, True, False, False, False, False]
-
-
-def test_an_acronym_on_a_line_typed_with_turkish_letters_stays_as_typed():
-    agi = WordEvidence(-9.0, acronym=True)  # AGI, though running text has ağı
-    agit = WordEvidence(-9.0, acronym=True, turkish_letter=True)  # AGİT: its writer typed the İ
+def test_a_line_typed_with_turkish_letters_and_a_line_in_capitals_are_features():
     typed = WordEvidence(-6.0, turkish_letter=True)
-    assert foreign_words([TURKISH, agi, typed]) == [False, True, False]
-    assert foreign_words([TURKISH, agit, TURKISH]) == [False, True, False]
-    assert foreign_words([TURKISH, agi, TURKISH]) == [False, False, False]  # an ASCII line: maybe AĞI
+    acronym = WordEvidence(-1.0, acronym=True)
+    rows = word_features([[typed, acronym], [acronym]], [[Place(True), Place()], [Place(True)]])
+    assert column(rows, "line_turkish_typed") == [0.0, 1.0, 0.0]
+    shouted = word_features([[WordEvidence(-6.0, capitals_line=True)]], [[Place(True)]])
+    assert column(shouted, "capitals_line") == [1.0]
 
 
-def test_a_word_with_w_q_or_x_is_foreign_unless_typed_with_a_turkish_letter():
-    wip = WordEvidence(-6.0, foreign_letter=True)  # wip: rare in both languages, no Turkish word has a w
-    assert foreign_words([TURKISH, wip, TURKISH]) == [False, True, False]
-    showlarin = WordEvidence(-6.0, foreign_letter=True, turkish_letter=True)  # showların: its writer typed the ı
-    assert foreign_words([TURKISH, showlarin, TURKISH]) == [False, False, False]
-    x_isini = WordEvidence(0.0, foreign_letter=True, single_letter=True)  # X-ışını: its stem is the letter X
-    assert foreign_words([TURKISH, x_isini, TURKISH]) == [False, False, False]
+def test_each_class_of_word_has_its_own_columns():
+    rows = features([[TURKISH, WordEvidence(-1.0, acronym=True), WordEvidence(2.0, capitalised=True)]], [[Place()] * 3])
+    assert rows.shape == (3, len(FEATURES))
+    assert [CLASSES[row.tolist().index(1.0)] for row in rows[:, list(BIASES)]] == ["other", "acronym", "capitalised"]
 
 
-def test_a_foreign_letter_decides_its_own_word_not_its_neighbours():
-    """eb (Göktürkçe) → ew: the w word stays, the capitalised Turkish word beside it is restored."""
-    name = WordEvidence(-8.0, capitalised_inside=True)
-    ew = WordEvidence(-6.0, foreign_letter=True)
-    assert foreign_words([ENGLISH, name, ew, TURKISH]) == [True, False, True, False]
+def test_the_rules_come_before_the_fitted_decision():
+    """A word typed with a Turkish letter is Turkish; an acronym beside one is as meant (Çok IYI)."""
+    always, never = Guard(np.zeros(len(FEATURES)), threshold=-1.0), Guard(np.zeros(len(FEATURES)))
+    typed, acronym = WordEvidence(5.0, turkish_letter=True), WordEvidence(-9.0, acronym=True)
+    places = [[Place(True), Place(), Place()]]
+    assert always.foreign_words([[ENGLISH, typed, acronym]], places) == [[True, False, True]]
+    assert never.foreign_words([[ENGLISH, typed, acronym]], places) == [[False, False, True]]
+    assert never.foreign_words([[ENGLISH, acronym]], [[Place(True), Place()]]) == [[False, False]]
+    assert always.foreign_words([[]], [[]]) == [[]]
 
 
-def test_a_capital_inside_a_sentence_leans_foreign_but_not_in_a_title_cased_heading():
-    on = WordEvidence(2.8, capitalised_inside=True)  # On: ön, or English on
-    title_word = WordEvidence(-6.0, capitalised_inside=True)  # Çıkan, Plana
-    assert foreign_words([TURKISH, on, TURKISH]) == [False, True, False]  # a term in a sentence
-    assert foreign_words([TURKISH, on, title_word]) == [False, False, False]  # Öne Çıkan Sporcular
-    mario = WordEvidence(3.8, capitalised_inside=True)
-    assert foreign_words([TURKISH, on, mario, TURKISH]) == [False, True, True, False]  # beside a foreign name
+def test_the_fit_separates_what_its_features_separate():
+    rng = np.random.default_rng(0)
+    x = np.column_stack([np.ones(400), rng.normal(size=400)])
+    y = x[:, 1] + 0.1 * rng.normal(size=400) > 0.5
+    weights = logistic_fit(x, y)
+    assert ((x @ weights > 0) == y).mean() > 0.95
+    assert weights[1] > 0 and weights[0] < 0
 
 
-def test_a_single_letter_says_nothing():
-    assert foreign_words([TURKISH, WordEvidence(8.0, single_letter=True), TURKISH]) == [False, False, False]
+def test_the_guard_file_round_trips_and_a_bad_one_is_refused(tmp_path):
+    guard = Guard(np.arange(len(FEATURES), dtype=np.float64) / 10, threshold=0.25)
+    write_guard(guard, tmp_path / "guard.json", {"fitted": "now"})
+    read, provenance = read_guard(tmp_path / "guard.json")
+    assert np.allclose(read.weights, guard.weights) and read.threshold == 0.25 and provenance == {"fitted": "now"}
+    (tmp_path / "bad.json").write_text('{"weights": {"bias": 1}}', encoding="utf-8")
+    with pytest.raises(ValueError, match="foreign-word guard"):
+        read_guard(tmp_path / "bad.json")
+
+
+def test_the_shipped_guard_has_every_feature():
+    guard, provenance = read_guard()
+    assert guard.weights.shape == (len(FEATURES),) and provenance["command"] == "nokta train --backend guard"
+
+
+def test_a_kept_word_has_its_suffix_restored():
+    assert kept_spelling("Issue'yu", "İssue'yü") == "Issue'yü"
+    assert kept_spelling("Issue", "İssue") == "Issue"
+
+
+def test_english_sentences_are_prose_from_the_standard_library(tmp_path):
+    (tmp_path / "a.py").write_text(
+        '"""Return the value of the key, or None if it is missing.\n\nSee also: x[1].\n"""\n'
+        "def f():\n    '''Open the file and read it into memory. Uses os.open().'''\n",
+        encoding="utf-8",
+    )
+    assert english_sentences(10, tmp_path) == [
+        "Return the value of the key, or None if it is missing.",
+        "Open the file and read it into memory.",
+    ]
 
 
 def test_log_ratio_compares_frequencies_with_floors_for_unknown_words():
@@ -199,21 +229,16 @@ def test_acronyms_keep_their_letters_unless_running_text_writes_them_turkish(cap
     assert capitals_model.restore(["IIS ve ODTU ogrencileri geldi."]) == ["IIS ve ODTÜ öğrencileri geldi."]
 
 
-def test_a_word_with_w_q_or_x_stays_as_typed_unless_written_with_turkish_letters(capitals_model):
-    """Löwenheim is restored; showların is not: an ı is no evidence (WIP leaves wıp in the counts)."""
-    typed = ["Bu showlarin hepsi iptal edildi.", "Bu showların hepsi iptal edildi.", "Lowenheim teoremi kanitlandi."]
-    assert capitals_model.restore(typed) == [
-        "Bu showlarin hepsi iptal edildi.",
-        "Bu showların hepsi iptal edildi.",
-        "Löwenheim teoremi kanıtlandı.",
+def test_a_word_with_w_q_or_x_running_text_writes_with_turkish_letters_is_restored(capitals_model):
+    typed = ["Bu showların hepsi iptal edildi.", "Lowenheim teoremi kanitlandi."]
+    assert capitals_model.restore(typed) == ["Bu showların hepsi iptal edildi.", "Löwenheim teoremi kanıtlandı."]
+
+
+def test_a_word_in_capitals_running_text_writes_with_turkish_letters_is_restored(capitals_model):
+    """TÜBİTAK and BİLSAT, on a line not in capitals (LICENSE keeps its letters: ``test_foreign_words``)."""
+    assert capitals_model.restore(["Bu sayfa bozuk, TUBITAK projeyi destekledi, BILSAT uydusu firlatildi."]) == [
+        "Bu sayfa bozuk, TÜBİTAK projeyi destekledi, BİLSAT uydusu fırlatıldı."
     ]
-
-
-def test_a_long_word_in_capitals_is_an_acronym_on_a_line_not_in_capitals(capitals_model):
-    """LICENSE keeps its letters; TÜBİTAK and BİLSAT, which running text writes with Turkish letters, are restored."""
-    assert capitals_model.restore(
-        ["Bu LICENSE sayfasi bozuk, TUBITAK projeyi destekledi, BILSAT uydusu firlatildi."]
-    ) == ["Bu LICENSE sayfası bozuk, TÜBİTAK projeyi destekledi, BİLSAT uydusu fırlatıldı."]
 
 
 def test_the_language_guard_leaves_a_turkish_line_with_an_english_term_to_the_restorer():

@@ -47,6 +47,37 @@ def test_each_class_of_english_words_acronyms_and_mixed_lines(shipped, typed, me
     assert shipped.restore([typed]) == [meant]
 
 
+#: Each class of issue 38's guard errors, in sentences of our own: (typed, meant).
+GUARD_CLASSES = [
+    # A Turkish word whose ASCII form is English: restored in a Turkish sentence …
+    ("Bu konu gundemde one cikti.", "Bu konu gündemde öne çıktı."),
+    ("Is yerinde super bir gun gecirdik, sure de yetti.", "İş yerinde süper bir gün geçirdik, süre de yetti."),
+    # … and kept in an English one.
+    ("This is the one we need, I am sure it is super.", "This is the one we need, I am sure it is super."),
+    # A headline in capitals is Turkish text, not a row of acronyms.
+    ("BELEDIYE BASKANI YENI KOPRUYU ACTI", "BELEDİYE BAŞKANI YENİ KÖPRÜYÜ AÇTI"),
+    # Acronyms running text writes with Turkish letters.
+    ("ODTU ve ITU ogrencileri yarin bulusacak.", "ODTÜ ve İTÜ öğrencileri yarın buluşacak."),
+    ("TUBITAK destegiyle OSYM sinavi yapildi.", "TÜBİTAK desteğiyle ÖSYM sınavı yapıldı."),
+]
+
+
+@pytest.mark.parametrize(("typed", "meant"), GUARD_CLASSES)
+def test_words_english_spells_acronyms_and_headlines_are_decided_in_their_sentence(shipped, typed, meant):
+    assert shipped.restore([typed]) == [meant]
+
+
+def test_nokta_restore_decides_the_same():
+    done = subprocess.run(
+        [sys.executable, "-m", "nokta_model", "restore", "--backend", "ngram"],
+        input="".join(f"{typed}\n" for typed, _ in GUARD_CLASSES),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout == "".join(f"{meant}\n" for _, meant in GUARD_CLASSES)
+
+
 def test_correct_mixed_text_fed_as_written_is_unchanged(shipped):
     line = "Bugün IIS ve IE ile bir input alanı ekledik, Integer değer alıyor."
     assert shipped.restore([line]) == [line]

@@ -25,11 +25,18 @@ TYPED_AND_MEANT = [
         "Sunum cuma gunu saat ikide. The slides are still not ready, sorry.",
         "Sunum cuma günü saat ikide. The slides are still not ready, sorry.",
     ),
+    # A headline in capitals, an acronym written with Turkish letters, a Turkish word spelled like English.
+    ("BELEDIYE BASKANI YENI KOPRUYU ACTI", "BELEDİYE BAŞKANI YENİ KÖPRÜYÜ AÇTI"),
+    ("ODTU ogrencileri one cikti.", "ODTÜ öğrencileri öne çıktı."),
 ]
 TYPED = "".join(f"{typed}\n" for typed, _ in TYPED_AND_MEANT)
 MEANT = "".join(f"{meant}\n" for _, meant in TYPED_AND_MEANT)
 #: (line, typed word) of each finding ``nokta check`` and the server make on TYPED.
-FLAGGED = [(0, "anladim"), (0, "bugun"), (0, "kapandi"), (1, "sayfasini"), (1, "guncelledim"), (2, "gunu")]
+FLAGGED = [
+    *[(0, "anladim"), (0, "bugun"), (0, "kapandi"), (1, "sayfasini"), (1, "guncelledim"), (2, "gunu")],
+    *[(3, "BELEDIYE"), (3, "BASKANI"), (3, "YENI"), (3, "KOPRUYU"), (3, "ACTI")],
+    *[(4, "ODTU"), (4, "ogrencileri"), (4, "one"), (4, "cikti")],
+]
 
 
 def nokta(*args: str, stdin: str) -> str:

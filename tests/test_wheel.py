@@ -28,6 +28,7 @@ SHIPPED = (
     "neural.json",
     "neural.onnx",
     "default.json",
+    "guard.json",
     "LICENSES.md",
 )
 LICENCE_FILES = ("LICENSE", "nokta_model/data/LICENSES.md")

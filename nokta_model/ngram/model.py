@@ -8,11 +8,12 @@ import threading
 from collections.abc import Callable
 from itertools import chain, islice
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
 from ..alphabet import TURKISH_ONLY
-from ..codeswitch import FOREIGN_ONLY, WordEvidence, foreign_words, log_ratio
+from ..codeswitch import FOREIGN_ONLY, Place, WordEvidence, log_ratio, shipped_guard
 from ..lattice import BOS, EOS, UNK, Position, line_rankings, sentence_positions, typed_per_line
 from ..restorer import Ranking, Restorer
 from ..spans import Span, word_part_texts
@@ -36,8 +37,18 @@ _START, _END = Position([BOS]), Position([EOS])  # the ends of every sentence; n
 _STEM_RE = re.compile("[^'’-]*")  # a word up to its first apostrophe or hyphen (Issue'yu -> Issue)
 _OPENING = frozenset(" \t\"'“‘(")  # what may stand between a word and the text of its sentence before it
 _SENTENCE_END = frozenset(".!?:;…")
-#: ``NgramRestorer._key_evidence`` of a key.
-KeyEvidence = tuple[float, bool, bool]
+_SUFFIX_RE = re.compile(r"['’]\w")  # a suffix after an apostrophe (Issue'yu)
+
+
+class KeyEvidence(NamedTuple):
+    """What the counts say of an ASCII key (``NgramRestorer._key_evidence``)."""
+
+    log_ratio: float  # of its English frequency to its running-text count (``codeswitch.log_ratio``)
+    english_zipf: float  # 0: not among the English words kept
+    ascii_count: float  # running-text count of its spelling without a Turkish letter
+    twin_count: float  # … of its commonest spelling with one
+    turkish_acronym: bool  # running text writes it as an acronym with Turkish letters
+    turkish_spelled: bool  # ``_turkish_spelled``
 
 
 class NgramRestorer(Restorer):
@@ -51,7 +62,7 @@ class NgramRestorer(Restorer):
         self._count_of: dict[str, float] = {}  # spelling -> its running-text count (``counts``)
         self._letters_of: dict[tuple[str, int], dict[int, float]] = {}  # ``unseen_letter_probabilities``
         self._evidence_of: dict[str, KeyEvidence] = {}  # stem key -> ``_key_evidence``
-        self._word_evidence_of: dict[tuple[str, bool, bool], WordEvidence] = {}  # ``_word_evidence``
+        self._word_evidence_of: dict[tuple[str, bool], WordEvidence] = {}  # ``_word_evidence``
         self._cache_lock = threading.Lock()
 
     @classmethod
@@ -88,35 +99,36 @@ class NgramRestorer(Restorer):
 
     def foreign_words(self, lines: list[str], spans: list[list[Span]]) -> list[list[bool]]:
         """Per word, whether it is foreign (``codeswitch``): its English frequency against
-        its count in Turkish running text, its stem's up to an apostrophe or a hyphen, and
-        its neighbours' within its sentence."""
-        words, starts = [], []
+        its counts in Turkish running text (its stem's, up to an apostrophe or a hyphen),
+        and where it stands in its sentence and line."""
+        return shipped_guard().foreign_words(*self.guard_inputs(lines, spans))
+
+    def guard_inputs(
+        self, lines: list[str], spans: list[list[Span]]
+    ) -> tuple[list[list[WordEvidence]], list[list[Place]]]:
+        """The ``WordEvidence`` and ``Place`` of each word span of each (NFC, as typed) line."""
+        words, places = [], []
         for line, line_spans in zip(lines, spans):
             in_capitals = not any(map(str.islower, line))
-            starts.append([index for index, (start, _) in enumerate(line_spans) if not _inside_sentence(line, start)])
             for start, end in line_spans:
                 stem = line[start:end]
                 if "'" in stem or "’" in stem or "-" in stem:
                     stem = _STEM_RE.match(stem).group()  # type: ignore[union-attr]  # matches always
-                # Where it stands tells only of a word that starts with a capital (an acronym, a
-                # name inside a sentence): other words keep one entry in the cache, not three.
-                capital = stem[:1].isupper()
-                words.append((stem, capital and in_capitals, capital and _inside_sentence(line, start)))
+                # Only a word that starts with a capital may be an acronym: others keep one cache entry.
+                words.append((stem, stem[:1].isupper() and in_capitals))
+            places.append([_place(line, start, end) for start, end in line_spans])
         evidence = iter(self._remembered(self._word_evidence_of, words, self._word_evidence))
-        return [
-            foreign_words(list(islice(evidence, len(line_spans))), line_starts)
-            for line_spans, line_starts in zip(spans, starts)
-        ]
+        return [list(islice(evidence, len(line_spans))) for line_spans in spans], places
 
-    def _word_evidence(self, words: list[tuple[str, bool, bool]]) -> list[WordEvidence]:
-        """``WordEvidence`` of each (stem, line in capitals, inside a sentence)."""
-        keys = [token_key(stem) for stem, _, _ in words]
+    def _word_evidence(self, words: list[tuple[str, bool]]) -> list[WordEvidence]:
+        """``WordEvidence`` of each (stem, capital on a line in capitals)."""
+        keys = [token_key(stem) for stem, _ in words]
         found = self._remembered(self._evidence_of, keys, self._key_evidence)
-        return [_word_evidence(stem, evidence, *where) for (stem, *where), evidence in zip(words, found)]
+        return [_word_evidence(stem, evidence, in_capitals) for (stem, in_capitals), evidence in zip(words, found)]
 
     def _key_evidence(self, keys: list[str]) -> list[KeyEvidence]:
-        """(log ratio of English to Turkish frequency, whether running text writes it as an
-        acronym with Turkish letters, ``_turkish_spelled``) of each key."""
+        """``KeyEvidence`` of each key: its English frequency, its counts in running text,
+        and how running text writes it as an acronym."""
         model = self.model
         hashes = hash_all(keys) if keys else np.zeros(0, dtype=np.int64)
         english = model.english.find(hashes)
@@ -124,8 +136,11 @@ class NgramRestorer(Restorer):
         acronyms = (model.acronyms.find(hashes) >= 0).tolist()
         spelled = self._spelling_counts(keys)
         return [
-            (
+            KeyEvidence(
                 log_ratio(z / 10 if row >= 0 else None, sum(spelled[key].values()), model.total),
+                z / 10 if row >= 0 else 0.0,
+                max([count for mask, count in spelled[key].items() if not mask], default=0.0),
+                max([count for mask, count in spelled[key].items() if mask], default=0.0),
                 turkish_acronym,
                 _turkish_spelled(key, spelled[key]),
             )
@@ -292,6 +307,10 @@ class NgramRestorer(Restorer):
         ]
 
 
+def _place(line: str, start: int, end: int) -> Place:
+    return Place(not _inside_sentence(line, start), _SUFFIX_RE.search(line, start, end) is not None)
+
+
 def _inside_sentence(line: str, start: int) -> bool:
     """Whether a word starting at ``start`` follows other text of its sentence."""
     while start and line[start - 1] in _OPENING:
@@ -299,19 +318,24 @@ def _inside_sentence(line: str, start: int) -> bool:
     return start > 0 and line[start - 1] not in _SENTENCE_END
 
 
-def _word_evidence(stem: str, found: KeyEvidence, in_capitals: bool, inside: bool) -> WordEvidence:
-    """``found``: the stem's ``_key_evidence``."""
-    ratio, turkish_acronym, turkish_spelled = found
+def _word_evidence(stem: str, found: KeyEvidence, in_capitals: bool) -> WordEvidence:
+    """``found``: the stem's ``_key_evidence``; ``in_capitals``: it starts with a capital on a
+    line typed in capitals."""
     capital = stem[:1].isupper()  # else neither an acronym nor capitalised
     return WordEvidence(
-        ratio,
+        found.log_ratio,
+        found.english_zipf,
+        found.ascii_count,
+        found.twin_count,
         turkish_letter=not TURKISH_ONLY.isdisjoint(stem),
-        foreign_letter=not FOREIGN_ONLY.isdisjoint(stem) and not turkish_spelled,
+        foreign_letter=not FOREIGN_ONLY.isdisjoint(stem) and not found.turkish_spelled,
         acronym=capital and not in_capitals and all_capitals(stem),
         # A word in capitals longer than an acronym is a word shouted: its lower-case spellings count.
-        turkish_acronym=turkish_acronym or (len(stem) > MAX_ACRONYM and turkish_spelled),
+        turkish_acronym=found.turkish_acronym or (len(stem) > MAX_ACRONYM and found.turkish_spelled),
         single_letter=len(stem) == 1,
-        capitalised_inside=capital and inside and stem[1:].islower(),
+        short=len(stem) <= 2,
+        capitalised=capital and stem[1:].islower(),
+        capitals_line=in_capitals,
     )
 
 
