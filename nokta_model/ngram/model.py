@@ -308,7 +308,9 @@ class NgramRestorer(Restorer):
 
 
 def _place(line: str, start: int, end: int) -> Place:
-    return Place(not _inside_sentence(line, start), _SUFFIX_RE.search(line, start, end) is not None)
+    token = line[start:end]
+    suffix = ("'" in token or "’" in token) and _SUFFIX_RE.search(token) is not None
+    return Place(not _inside_sentence(line, start), suffix)
 
 
 def _inside_sentence(line: str, start: int) -> bool:
