@@ -59,6 +59,7 @@ GUARD_CLASSES = [
     # Acronyms running text writes with Turkish letters.
     ("ODTU ve ITU ogrencileri yarin bulusacak.", "ODTÜ ve İTÜ öğrencileri yarın buluşacak."),
     ("TUBITAK destegiyle OSYM sinavi yapildi.", "TÜBİTAK desteğiyle ÖSYM sınavı yapıldı."),
+    ("AIHM karari bu hafta aciklanacak.", "AİHM kararı bu hafta açıklanacak."),
 ]
 
 
