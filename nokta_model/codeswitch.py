@@ -30,6 +30,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .errors import ModelFileError
+
 DEFAULT_GUARD = Path(__file__).resolve().parent / "data" / "guard.json"
 #: Letters no Turkish word has (wip, Twitter).
 FOREIGN_ONLY = frozenset("wqxWQX")
@@ -150,7 +152,7 @@ def read_guard(path: Path = DEFAULT_GUARD) -> tuple[Guard, dict]:
         guard = Guard(np.array([float(weights[name]) for name in FEATURES]), float(values.pop("threshold", 0.0)))
         return guard, values
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
-        raise ValueError(f"cannot read the foreign-word guard from {path}: {error}") from None
+        raise ModelFileError(f"cannot read the foreign-word guard from {path}: {error}") from None
 
 
 @cache
