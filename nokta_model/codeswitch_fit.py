@@ -16,7 +16,8 @@ backend's spelling (a word the backend gets wrong either way teaches nothing). I
   read from its source files in sorted order, so the same Python gives the same text.
 
 The weights minimise the logistic loss with a small L2 penalty (Newton's method; the
-biases are not penalised). Nothing here reads ``shared/bench``.
+biases are not penalised). The network runs in float32 during the fit, as in
+``default.fit``, so the same corpus and models give the same weights on every CPU. Nothing here reads ``shared/bench``.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from .codeswitch import BIASES, DEFAULT_GUARD, FEATURES, Guard, features, ruled_
 from .corpus import default_corpus_dir, split_lines
 from .default.fit import with_slips
 from .evaluate import ascii_inputs, restore_all
+from .neural.runtime import float32
 from .ngram.model import NgramRestorer
 from .restorer import Restorer
 from .spans import word_spans
@@ -117,7 +119,8 @@ def decisions(restorer: Restorer, texts: Sequence[tuple[str, str]]) -> tuple[np.
     typed = [line for line, _ in texts]
     restorer.keep_foreign = False
     try:
-        bare = restore_all(restorer, typed)
+        with float32():  # the same outputs, so the same weights, on every CPU
+            bare = restore_all(restorer, typed)
     finally:
         restorer.keep_foreign = True
     spans = [word_spans(line) for line in typed]
