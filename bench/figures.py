@@ -5,7 +5,9 @@
 Reads bench/results/*.json (whatever the benches last wrote) and writes one table per
 page between its markers: README.md (accuracy and speed), docs/benchmarks.md (speed,
 and the other benches' headline figures), docs/language-server.md (the server's
-latency, precision, soak and autocorrect), docs/model-card.md (accuracy per genre).
+latency, precision, soak and autocorrect), docs/model-card.md (accuracy per genre),
+docs/ci.md and docs/editors/vscode.md (what an install weighs), docs/development.md (what
+a clone downloads).
 Each table names its text, machine and date. A result file that is missing leaves its
 rows out. Figures appear in the docs only inside these tables (tests/test_doc_figures.py);
 history is in bench/results/*.md.
@@ -20,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench import genres, throughput
+from bench import clone_size, genres, install_footprint, throughput
 from bench.report import block, markdown_table, with_block
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -268,6 +270,19 @@ def other_table() -> str:
     return markdown_table(["measure", "result", "bench, date"], rows, caption)
 
 
+# --- what an install and a clone weigh (ci.md, editors/vscode.md, development.md) ----
+
+
+def install_table() -> str:
+    report = result("install_footprint")
+    return install_footprint.table(report) if report else "No `bench.install_footprint` result yet.\n"
+
+
+def clone_table() -> str:
+    report = result("clone_size")
+    return clone_size.table(report) if report else "No `bench.clone_size` result yet.\n"
+
+
 # --- where each table goes ---------------------------------------------------------
 
 
@@ -292,6 +307,9 @@ BLOCKS = [
     Block(ROOT / "docs" / "benchmarks.md", *markers("other"), other_table),
     Block(ROOT / "docs" / "language-server.md", *markers("server"), server_table),
     Block(ROOT / "docs" / "model-card.md", *markers("model-card"), model_card_table),
+    Block(ROOT / "docs" / "ci.md", *markers("install-ci"), install_table),
+    Block(ROOT / "docs" / "editors" / "vscode.md", *markers("install-vscode"), install_table),
+    Block(ROOT / "docs" / "development.md", *markers("clone"), clone_table),
 ]
 
 

@@ -31,3 +31,14 @@ def test_the_readme_python_example_runs():
     namespace: dict = {}
     exec("\n".join(lines), namespace)
     assert namespace["restorer"].restore(["Bugun hava cok guzel."]) == ["Bugün hava çok güzel."]
+
+
+def test_ci_runs_the_readme_install_and_test_commands():
+    """.ci/run runs the README's install line as written, and its test command."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    install = re.search(r"## Set up\n.*?```\n(python -m pip install [^\n]*)\n```", readme, flags=re.DOTALL)
+    test = re.search(r"## Test\n+```\n([^\n]+)\n```", readme)
+    assert install and test, "README.md: no install line under Set up or no command under Test"
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert install.group(1) in ci
+    assert any(line == test.group(1) or line.startswith(test.group(1) + " ") for line in ci)

@@ -10,13 +10,17 @@ running the tests; offline, in seconds.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 import yaml
+
+from bench.public_index import public_index_env
 
 ROOT = Path(__file__).resolve().parents[1]
 ASCII, RESTORED = "Bugun hava cok guzel.\n", "Bugün hava çok güzel.\n"
@@ -36,11 +40,7 @@ def as_local(hook: dict) -> dict:
 
 @pytest.fixture
 def repository(tmp_path: Path) -> Path:
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    git(repo, "init", "-q")
-    git(repo, "config", "user.email", "test@example.com")
-    git(repo, "config", "user.name", "Test")
+    repo = new_repository(tmp_path / "repo")
     config = {"repos": [{"repo": "local", "hooks": [as_local(hook) for hook in published_hooks()]}]}
     (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
     (repo / "a.md").write_text(ASCII, encoding="utf-8")
@@ -50,17 +50,26 @@ def repository(tmp_path: Path) -> Path:
     return repo
 
 
-def git(repo: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, env=offline(repo), timeout=300)
+def new_repository(repo: Path) -> Path:
+    repo.mkdir()
+    git(repo, "init", "-q")
+    git(repo, "config", "user.email", "test@example.com")
+    git(repo, "config", "user.name", "Test")
+    return repo
+
+
+def git(repo: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    env = env or offline(repo)
+    return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, env=env, timeout=600)
 
 
 def offline(repo: Path) -> dict[str, str]:
     return os.environ | {"PRE_COMMIT_HOME": str(repo.parent / "pre-commit-home"), "PIP_NO_INDEX": "1"}
 
 
-def pre_commit(repo: Path, *args: str) -> subprocess.CompletedProcess:
+def pre_commit(repo: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     command = [sys.executable, "-m", "pre_commit", *args]
-    return subprocess.run(command, cwd=repo, capture_output=True, text=True, env=offline(repo), timeout=300)
+    return subprocess.run(command, cwd=repo, capture_output=True, text=True, env=env or offline(repo), timeout=300)
 
 
 def test_the_manifest_is_valid():
@@ -124,3 +133,53 @@ def test_the_hooks_read_the_repositorys_configuration(repository):
     assert restored.returncode == 1, restored.stdout
     assert (repository / "a.md").read_text(encoding="utf-8") == "Bugün hava çok guzel.\n"
     assert (repository / "drafts" / "d.md").read_text(encoding="utf-8") == ASCII
+
+
+def documented_config() -> dict:
+    """The `.pre-commit-config.yaml` of docs/ci.md, as written there."""
+    page = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    found = re.search(r"```yaml\n(# \.pre-commit-config\.yaml\n.*?)```", page, re.DOTALL)
+    assert found, "docs/ci.md has no .pre-commit-config.yaml block"
+    return yaml.safe_load(found.group(1))
+
+
+def release_tag() -> str:
+    return "v" + tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+
+
+def test_the_docs_name_the_release_of_this_version():
+    [repository] = documented_config()["repos"]
+    assert repository["rev"] == release_tag()
+    pinned = re.findall(r"git\+\S+@(\S+?)\"", (ROOT / "docs" / "ci.md").read_text(encoding="utf-8"))
+    assert len(pinned) == 2 and set(pinned) == {release_tag()}  # the GitHub and GitLab snippets
+
+
+def test_the_documented_config_works_as_written_against_a_clone(tmp_path):
+    """docs/ci.md's configuration with its repo: a clone of this repository. pre-commit builds
+    the hooks' environment as a user's does (language: python, pip from the public index) and
+    the commit of a Markdown file typed in ASCII is stopped, the corrected one goes through."""
+    clone = tmp_path / "nokta"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True, timeout=300)
+    config = documented_config()
+    [hooks] = config["repos"]
+    if not git(clone, "tag", "--list", hooks["rev"]).stdout:
+        # CI checks out main without tags, and the release is tagged last (docs/development.md):
+        # the clone gets the tag the docs name, at its HEAD
+        git(clone, "tag", hooks["rev"])
+    assert {hook["language"] for hook in published_hooks()} == {"python"}
+    hooks["repo"] = str(clone)
+    repo = new_repository(tmp_path / "repo")
+    (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    (repo / "notes.md").write_text(ASCII, encoding="utf-8")
+    env = public_index_env() | {"PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    installed = pre_commit(repo, "install", "--hook-type", "pre-commit", "--hook-type", "commit-msg", env=env)
+    assert installed.returncode == 0, installed.stderr
+    git(repo, "add", ".")
+    stopped = git(repo, "commit", "-m", "Notlar eklendi", env=env)
+    output = stopped.stdout + stopped.stderr  # the hooks write to standard error under git
+    assert stopped.returncode == 1 and "notes.md:1:1: Bugun -> Bugün (" in output, output
+    (repo / "notes.md").write_text(RESTORED, encoding="utf-8")
+    git(repo, "add", "notes.md")
+    done = git(repo, "commit", "-m", "Notlar eklendi", env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert git(repo, "log", "--format=%s").stdout == "Notlar eklendi\n"
