@@ -5,11 +5,12 @@ the working checkpoint, and one resumed with no optimizer state.
 
 Copies the run four times into a temporary folder and trains each copy ``--steps`` more
 steps on the same batches (its own training config, with the schedule stretched to the new
-last step, so the learning rate is near the end of its cosine): from the working checkpoint (float32 weights, both AdamW moments), from the
-packed state alone (what a fresh clone has: float16 weights, bfloat16 second moments), from
-the packed optimizer state with the float32 weights, and from the packed weights with AdamW
-started afresh. Reports the dev figures on the first ``--dev-lines`` lines of the dev split
-as resumed (step 0) and every ``--eval-every`` steps, and the size of each state.
+last step, so the learning rate is near the end of its cosine): from the working
+checkpoint (float32 weights, both AdamW moments), from the packed state alone (what a
+fresh clone has: float16 weights, bfloat16 second moments), from the packed optimizer
+state with the float32 weights, and from the packed weights with AdamW started afresh.
+Reports the dev figures on the first ``--dev-lines`` lines of the dev split as resumed
+(step 0) and every ``--eval-every`` steps, and the size of each state.
 ``--cache`` is a folder holding (or to hold) the encoded corpus, shared by the copies.
 Writes bench/results/resume_state.json and .md.
 """
