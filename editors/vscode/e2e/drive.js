@@ -33,7 +33,7 @@ async function installServer(page, seen) {
   const progress = page.locator(".notification-toast").getByText("Installing nokta");
   await progress.first().waitFor({ timeout: 30000 });
   await page.screenshot({ path: `${shots}/0-installing.png` });
-  await progress.first().waitFor({ state: "detached", timeout: 600000 }); // pip installs PyTorch
+  await progress.first().waitFor({ state: "detached", timeout: 600000 }); // pip installs nokta's dependencies
 }
 
 async function session(page, seen) {

@@ -66,7 +66,7 @@ export async function installServer(install: Install): Promise<string> {
     install.step(`virtual environment (${python})`);
     await mustRun(install.run, python, ["-m", "venv", venv],
       `"${python} -m venv" failed (on Debian and Ubuntu: apt install python3-venv)`);
-    install.step("pip install nokta (PyTorch is large: minutes)");
+    install.step("pip install nokta");
     const pip = ["-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off",
       ...install.pipArgs, install.wheel];
     await mustRun(install.run, executableIn(venv, "python", platform), pip,
