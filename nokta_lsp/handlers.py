@@ -22,6 +22,7 @@ from .features import (
     diagnostics,
     documents,
     hover,
+    inlay_hints,
     lifecycle,
     status,
     workspace,
@@ -44,6 +45,7 @@ FEATURES: list[tuple[str, Any, Callable[..., Any]]] = [
         diagnostics.pull,
     ),
     (types.TEXT_DOCUMENT_HOVER, None, hover.hover),
+    (types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False), inlay_hints.inlay_hints),
     (
         types.TEXT_DOCUMENT_CODE_ACTION,
         types.CodeActionOptions(code_action_kinds=list(actions.KINDS), resolve_provider=False),

@@ -47,6 +47,7 @@ class ClientCapabilities:
     document_changes: bool = False  # takes versioned edits (``WorkspaceEdit.documentChanges``)
     status_notification: bool = False  # takes ``nokta/status`` (``experimental.noktaStatus``)
     watch_files: bool = False  # registers workspace/didChangeWatchedFiles when the server asks
+    inlay_hint_refresh: bool = False
 
     @classmethod
     def resolve(cls, capabilities: types.ClientCapabilities) -> ClientCapabilities:
@@ -64,6 +65,7 @@ class ClientCapabilities:
                 and workspace.did_change_watched_files
                 and workspace.did_change_watched_files.dynamic_registration
             ),
+            inlay_hint_refresh=bool(workspace and workspace.inlay_hint and workspace.inlay_hint.refresh_support),
         )
 
 
@@ -95,6 +97,8 @@ class Session:
         self.autocorrectors: dict[str, Autocorrector] = {}
         #: Checking and autocorrect paused by the user (``features.status``).
         self.paused = False
+        #: The result id each document's inlay hints were last refreshed for (``features.inlay_hints``).
+        self.hinted: dict[str, str] = {}
 
     @property
     def codec(self) -> Codec:
@@ -184,6 +188,7 @@ class Session:
         self._completed.pop(uri, None)
         self._skipped.discard(uri)
         self.autocorrectors.pop(uri, None)
+        self.hinted.pop(uri, None)
 
     def uris(self) -> list[str]:
         return [document.uri for document in self.documents.all()]

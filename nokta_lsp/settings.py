@@ -53,6 +53,7 @@ class Settings:
     autocorrect: tuple[str, ...] = DEFAULT_FILE_TYPES
     autocorrectThreshold: float = DEFAULT_AUTOCORRECT_THRESHOLD
     hideWhileTyping: bool = True
+    inlayHints: bool = True
 
     def model_key(self) -> tuple[str, str, str]:
         return (self.backend, self.modelPath, self.device)
@@ -123,6 +124,12 @@ DESCRIPTIONS: dict[str, tuple[str, Any]] = {
     "hideWhileTyping": (
         "No diagnostic nor inlay hint for the word being typed (the one the last edit ended in) "
         "until a space or punctuation follows it.",
+        False,
+    ),
+    "inlayHints": (
+        "Inlay hints `→ güzel` after each confidently flagged word (`textDocument/inlayHint`), applied when "
+        "accepted (a double-click in VS Code). The editor's own switch turns them off too: "
+        "`editor.inlayHints.enabled` in VS Code, `vim.lsp.inlay_hint.enable(false)` in Neovim.",
         False,
     ),
 }

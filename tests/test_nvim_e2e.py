@@ -289,3 +289,47 @@ def test_autocorrect_restores_a_line_typed_in_ascii(tmp_path: Path) -> None:
     assert seen["lines"] == ["Ilk satir.", "Bugün hava çok güzel.", "öğrenci", ""]
     assert seen["undone"] == "cok "
     assert seen["after_undo"] == "cok güzel ", "an undone correction was made again"
+
+
+def test_inlay_hints_and_pausing(tmp_path: Path) -> None:
+    """Inlay hints `→ çok` drawn by Neovim and applied at the cursor; :NoktaPause clears the
+    diagnostics, :NoktaResume brings them back, the state reaches ``require('nokta').status()``."""
+    (tmp_path / "note.txt").write_text("Bugun hava cok guzel.\n", encoding="utf-8")
+    seen = run_nvim(
+        tmp_path,
+        f"""
+        local nokta = require('nokta')
+        local states = {{}}
+        vim.api.nvim_create_autocmd('User', {{ pattern = 'NoktaStatus', callback = function()
+          table.insert(states, nokta.status())
+        end }})
+        vim.lsp.config('nokta', {lua_config()})
+        vim.lsp.enable('nokta')
+        vim.cmd.edit('note.txt')
+        wait('diagnostics', 120000, function() return #vim.diagnostic.get(0) == 3 end)
+        vim.lsp.inlay_hint.enable(true)
+        wait('inlay hints', 10000, function() return #vim.lsp.inlay_hint.get({{ bufnr = 0 }}) == 3 end)
+        local function label(item) return item.inlay_hint.label end
+        seen.hints = vim.tbl_map(label, vim.lsp.inlay_hint.get({{ bufnr = 0 }}))
+        vim.api.nvim_win_set_cursor(0, {{ 1, 11 }})  -- on "cok"
+        local tick = vim.b.changedtick
+        nokta.apply_hint()
+        wait('the hint applied', 10000, function() return vim.b.changedtick ~= tick end)
+        seen.applied = lines()
+        wait('two hints left', 10000, function() return #vim.lsp.inlay_hint.get({{ bufnr = 0 }}) == 2 end)
+
+        seen.ready = nokta.status()
+        vim.cmd('NoktaPause')
+        wait('paused', 10000, function() return nokta.status() == 'paused' end)
+        wait('no diagnostics while paused', 10000, function() return #vim.diagnostic.get(0) == 0 end)
+        vim.cmd('NoktaStatus')
+        vim.cmd('NoktaResume')
+        wait('resumed', 10000, function() return nokta.status() == 'ready' end)
+        wait('the diagnostics back', 10000, function() return #vim.diagnostic.get(0) == 2 end)
+        seen.states = states
+    """,
+    )
+    assert seen["hints"] == ["→ Bugün", "→ çok", "→ güzel"]
+    assert seen["applied"] == ["Bugun hava çok guzel."]
+    assert seen["ready"] == "ready"
+    assert seen["states"][-2:] == ["paused", "ready"] and "loading" in seen["states"]

@@ -12,7 +12,7 @@ from lsprotocol import types
 
 from ..engine import LoadOutcome
 from ..settings import SECTION
-from . import status
+from . import inlay_hints, status
 
 if TYPE_CHECKING:
     from ..server import NoktaServer
@@ -33,6 +33,7 @@ def apply_settings(ls: NoktaServer, raw: Any) -> None:
         load_model(ls)
     elif change.changed:
         ls.refresh()
+        inlay_hints.refresh_all(ls)  # on or off, or hidden while typing, with the same findings
 
 
 async def pull_configuration(ls: NoktaServer) -> None:

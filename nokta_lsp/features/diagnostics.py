@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from ..analysis import Analysis, Snapshot
+from . import inlay_hints
 
 if TYPE_CHECKING:
     from ..server import NoktaServer
@@ -34,6 +35,7 @@ def deliver(ls: NoktaServer, snapshot: Snapshot, analysis: Analysis, reanalysed:
         ls.protocol.publish_diagnostics_json(snapshot.uri, snapshot.version, analysis.diagnostics_json)
     elif reanalysed and capabilities.diagnostic_refresh:  # same text, new result: settings or model changed
         ls.workspace_diagnostic_refresh(None)
+    inlay_hints.refresh(ls, snapshot.uri, analysis.result_id)
     if capabilities.work_done_progress:
         show_progress(ls, snapshot.uri, analysis)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..server import NoktaServer  # at run time: pygls reads the commands' type hints
-from . import diagnostics
+from . import diagnostics, inlay_hints
 
 NOTIFICATION = "nokta/status"
 PAUSE = "nokta.pause"
@@ -56,6 +56,7 @@ def resume(ls: NoktaServer, *arguments: Any) -> dict[str, Any]:
     if ls.session.paused:
         ls.session.paused = False
         ls.refresh()
+        refresh_views(ls)
         notify(ls)
     return status(ls)
 
@@ -65,6 +66,7 @@ def current(ls: NoktaServer, *arguments: Any) -> dict[str, Any]:
 
 
 def refresh_views(ls: NoktaServer) -> None:
-    """Have a pulling client pull its diagnostics again."""
+    """Have the client ask for its diagnostics (when it pulls them) and inlay hints again."""
     if ls.session.capabilities.diagnostic_refresh:
         ls.workspace_diagnostic_refresh(None)
+    inlay_hints.refresh_all(ls)

@@ -26,6 +26,7 @@ def make_client() -> LanguageClient:
     client.publish_log = []
     client.applied_edits = []
     client.registrations = []
+    client.inlay_hint_refreshes = 0
 
     def publish(client: LanguageClient, params: types.PublishDiagnosticsParams) -> None:
         client.published[params.uri] = params
@@ -38,12 +39,15 @@ def make_client() -> LanguageClient:
 
     def register(client: LanguageClient, params: types.RegistrationParams) -> None:
         client.registrations.extend(params.registrations)
+    def refresh_inlay_hints(client: LanguageClient, params: None) -> None:
+        client.inlay_hint_refreshes += 1
 
     features = {
         **DEFAULT_CLIENT_FEATURES,
         types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: publish,
         types.WORKSPACE_APPLY_EDIT: apply_edit,
         types.CLIENT_REGISTER_CAPABILITY: register,
+        types.WORKSPACE_INLAY_HINT_REFRESH: refresh_inlay_hints,
     }
     register_lsp_features(client, features)
     return client
@@ -80,6 +84,7 @@ def capabilities(
             if watch_files
             else None,
             workspace_folders=True,
+            inlay_hint=types.InlayHintWorkspaceClientCapabilities(refresh_support=True),
         ),
         text_document=types.TextDocumentClientCapabilities(
             diagnostic=types.DiagnosticClientCapabilities(dynamic_registration=False) if pull else None,

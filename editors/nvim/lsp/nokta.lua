@@ -17,7 +17,10 @@
 --- ```
 ---
 --- Buffers get `:NoktaRestore` (whole buffer) and `:NoktaRestoreSelection` (a range,
---- `:'<,'>NoktaRestoreSelection`). A key map applying the preferred fix at the cursor:
+--- `:'<,'>NoktaRestoreSelection`); `:NoktaPause`, `:NoktaResume` and `:NoktaStatus` pause,
+--- resume and show checking (the state is kept in `vim.g.nokta_status`, and a `User NoktaStatus`
+--- autocommand fires when the server says it changed). Inlay hints `→ güzel`:
+--- `vim.lsp.inlay_hint.enable()`. A key map applying the preferred fix at the cursor:
 --- ```lua
 --- vim.keymap.set('n', '<leader>n', function()
 ---   vim.lsp.buf.code_action({ apply = true, filter = function(a) return a.isPreferred end })
@@ -30,24 +33,37 @@ return {
   filetypes = { 'text', 'markdown', 'gitcommit', 'tex', 'plaintex', 'rst', 'html', 'asciidoc', 'org' },
   root_markers = { '.nokta-words.txt', '.git' },
   settings = { nokta = vim.empty_dict() },
+  -- asks the server for its `nokta/status` notification
+  capabilities = vim.tbl_deep_extend('force', vim.lsp.protocol.make_client_capabilities(), {
+    experimental = { noktaStatus = true },
+  }),
+  handlers = {
+    ['nokta/status'] = function(_, status)
+      vim.g.nokta_status = status
+      vim.api.nvim_exec_autocmds('User', { pattern = 'NoktaStatus', modeline = false })
+    end,
+  },
   before_init = function(params, config)
     if params.initializationOptions == nil then
       params.initializationOptions = config.settings and config.settings.nokta
     end
   end,
   on_attach = function(client, bufnr)
-    local function run(command, argument)
-      local params = { command = command, arguments = { argument } }
-      local function report(err)
+    local function request(method, params, handler, buf)
+      if vim.fn.has('nvim-0.11') == 1 then
+        client:request(method, params, handler, buf)
+      else -- 0.10: methods without self
+        client.request(method, params, handler, buf)
+      end
+    end
+    local function run(command, argument, on_result)
+      request('workspace/executeCommand', { command = command, arguments = { argument } }, function(err, result)
         if err then
           vim.notify('nokta: ' .. err.message, vim.log.levels.ERROR)
+        elseif on_result then
+          on_result(result)
         end
-      end
-      if vim.fn.has('nvim-0.11') == 1 then
-        client:request('workspace/executeCommand', params, report, bufnr)
-      else -- 0.10: methods without self
-        client.request('workspace/executeCommand', params, report, bufnr)
-      end
+      end, bufnr)
     end
     vim.api.nvim_buf_create_user_command(bufnr, 'NoktaRestore', function()
       run('nokta.restoreDocument', { uri = vim.uri_from_bufnr(bufnr) })
@@ -63,5 +79,28 @@ return {
       }
       run('nokta.restoreSelection', { uri = vim.uri_from_bufnr(bufnr), range = range })
     end, { range = true, desc = 'nokta: restore Turkish diacritics in the selected lines' })
+    local function show(status)
+      vim.g.nokta_status = status
+      local model = status.model ~= vim.NIL and status.model
+      vim.notify(('nokta: %s%s'):format(status.state, model and (' (' .. model .. ')') or ''))
+    end
+    vim.api.nvim_buf_create_user_command(bufnr, 'NoktaPause', function()
+      run('nokta.pause', vim.empty_dict(), function(status)
+        show(status) -- and the diagnostics shown go: Neovim is not asked to pull them again
+        vim.diagnostic.reset(vim.lsp.diagnostic.get_namespace(client.id, true))
+        vim.diagnostic.reset(vim.lsp.diagnostic.get_namespace(client.id, false))
+      end)
+    end, { desc = 'nokta: pause checking and autocorrect' })
+    vim.api.nvim_buf_create_user_command(bufnr, 'NoktaResume', function()
+      run('nokta.resume', vim.empty_dict(), function(status)
+        show(status)
+        for buf in pairs(client.attached_buffers) do -- pulled again (pushed again by the server)
+          request('textDocument/diagnostic', { textDocument = vim.lsp.util.make_text_document_params(buf) }, nil, buf)
+        end
+      end)
+    end, { desc = 'nokta: resume checking and autocorrect' })
+    vim.api.nvim_buf_create_user_command(bufnr, 'NoktaStatus', function()
+      run('nokta.status', vim.empty_dict(), show)
+    end, { desc = 'nokta: the state of checking' })
   end,
 }

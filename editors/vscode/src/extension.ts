@@ -1,10 +1,14 @@
 import * as vscode from "vscode";
 import {
+  ClientCapabilities,
   DidChangeConfigurationNotification,
   ExecuteCommandRequest,
+  FeatureState,
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
+  State,
+  StaticFeature,
 } from "vscode-languageclient/node";
 import { ServerNotFound, findServer, onPythonChange, selectedPython } from "./discovery";
 import { InstallFailed, installServer, installedServer, pythonsToTry, shippedWheel, spawnRunner } from "./install";
@@ -15,11 +19,14 @@ import {
   documentSelector,
   serverSettings,
 } from "./settings";
+import { CAPABILITY, NOTIFICATION, ServerStatus, statusItem, toggleCommand } from "./status";
 
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel;
 let extension: vscode.ExtensionContext;
 let installing = false; // one install at a time; no new offer while it runs
+let statusBar: vscode.StatusBarItem;
+let serverStatus: ServerStatus | undefined;
 
 const INSTALL = "Install nokta language server";
 
@@ -29,10 +36,16 @@ const config = (scopeUri?: string) =>
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   extension = context;
   output = vscode.window.createOutputChannel("Nokta");
+  statusBar = vscode.window.createStatusBarItem("nokta.status", vscode.StatusBarAlignment.Right, 100);
+  statusBar.name = "Nokta";
   context.subscriptions.push(
     output,
+    statusBar,
     vscode.commands.registerCommand("nokta.restartServer", restart),
     vscode.commands.registerCommand("nokta.showOutput", () => output.show()),
+    vscode.commands.registerCommand("nokta.togglePause", async () =>
+      showStatus(await serverCommand(toggleCommand(serverStatus))),
+    ),
     vscode.commands.registerTextEditorCommand("nokta.editor.restoreDocument", (editor) =>
       serverCommand("nokta.restoreDocument", { uri: editor.document.uri.toString() }),
     ),
@@ -68,6 +81,7 @@ export function deactivate(): Thenable<void> | undefined {
 async function restart(): Promise<void> {
   if (client?.needsStop()) await client.stop();
   client = undefined;
+  statusBar.hide(); // until the new server says how it is
   const python = await selectedPython(vscode.extensions, vscode.workspace.workspaceFolders?.[0]?.uri);
   const wheel = shippedWheel(extension.extensionPath);
   let command: string;
@@ -100,6 +114,9 @@ async function restart(): Promise<void> {
     },
   };
   client = new LanguageClient("nokta", "Nokta", serverOptions, clientOptions);
+  client.registerFeature(statusFeature);
+  client.onNotification(NOTIFICATION, showStatus);
+  client.onDidChangeState(({ newState }) => newState === State.Stopped && statusBar.hide());
   try {
     await client.start();
   } catch (error) {
@@ -148,11 +165,31 @@ async function installAndStart(wheel: string, python?: string): Promise<void> {
   await restart();
 }
 
-/** Runs a server command; its argument is one object: `{ uri, range? }`. */
-async function serverCommand(command: string, argument: object): Promise<void> {
+/** Runs a server command, with one object argument (`{ uri, range? }`) or none; returns its answer. */
+async function serverCommand<T>(command: string, argument?: object): Promise<T | undefined> {
   if (!client?.isRunning()) {
     void vscode.window.showWarningMessage("Nokta: the language server is not running.");
-    return;
+    return undefined;
   }
-  await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [argument] });
+  return client.sendRequest(ExecuteCommandRequest.type, { command, arguments: argument ? [argument] : [] });
+}
+
+/** Asks the server for its `nokta/status` notification (a client capability). */
+const statusFeature: StaticFeature = {
+  fillClientCapabilities(capabilities: ClientCapabilities): void {
+    capabilities.experimental = { ...(capabilities.experimental as object), [CAPABILITY]: true };
+  },
+  initialize(): void {},
+  getState: (): FeatureState => ({ kind: "static" }),
+  clear(): void {},
+};
+
+function showStatus(status: ServerStatus | undefined): void {
+  if (!status) return;
+  serverStatus = status;
+  const item = statusItem(status);
+  statusBar.text = item.text;
+  statusBar.tooltip = item.tooltip;
+  statusBar.command = item.command;
+  statusBar.show();
 }

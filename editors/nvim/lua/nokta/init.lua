@@ -56,6 +56,46 @@ function M.fix()
   })
 end
 
+--- The server's state for a statusline: `'loading'`, `'ready'`, `'paused'` or `'failed'`
+--- (`''` before the server has said).
+---@return string
+function M.status()
+  return (vim.g.nokta_status or {}).state or ''
+end
+
+--- Applies the nokta inlay hint at or after the cursor on its line (else the line's last):
+--- its edit writes the word it shows. Inlay hints must be on (`vim.lsp.inlay_hint.enable()`).
+function M.apply_hint()
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = vim.lsp.get_clients({ bufnr = bufnr, name = 'nokta' })[1]
+  if not client then
+    return
+  end
+  local row, col = unpack(vim.api.nvim_win_get_cursor(0))
+  local cursor = vim.lsp.util.character_offset(bufnr, row - 1, col, client.offset_encoding)
+  local line = { start = { line = row - 1, character = 0 }, ['end'] = { line = row, character = 0 } }
+  local hints = {}
+  for _, item in ipairs(vim.lsp.inlay_hint.get({ bufnr = bufnr, range = line })) do
+    local hint = item.inlay_hint
+    if item.client_id == client.id and hint.position.line == row - 1 and hint.textEdits then
+      table.insert(hints, hint)
+    end
+  end
+  table.sort(hints, function(a, b)
+    return a.position.character < b.position.character
+  end)
+  local chosen = hints[#hints]
+  for _, hint in ipairs(hints) do
+    if hint.position.character >= cursor then
+      chosen = hint
+      break
+    end
+  end
+  if chosen then
+    vim.lsp.util.apply_text_edits(chosen.textEdits, bufnr, client.offset_encoding)
+  end
+end
+
 local autocorrect_group = vim.api.nvim_create_augroup('nokta.autocorrect', {})
 local autocorrect_ns = vim.api.nvim_create_namespace('nokta.autocorrect')
 
