@@ -17,6 +17,7 @@ import itertools
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from .lsp_framing import frame, read_messages
@@ -42,7 +43,7 @@ class BenchClient:
         self._process: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task[None] | None = None
 
-    async def start(self, options: dict[str, Any], command: list[str] | None = None) -> None:
+    async def start(self, options: dict[str, Any], command: list[str] | None = None, root: Path | None = None) -> None:
         gc.disable()
         self.started = time.perf_counter()
         self._process = await asyncio.create_subprocess_exec(
@@ -55,7 +56,12 @@ class BenchClient:
         }
         await self.request(
             "initialize",
-            {"processId": None, "rootUri": None, "capabilities": capabilities, "initializationOptions": options},
+            {
+                "processId": None,
+                "rootUri": root.as_uri() if root else None,
+                "capabilities": capabilities,
+                "initializationOptions": options,
+            },
         )
         self.notify("initialized", {})
 

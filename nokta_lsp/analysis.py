@@ -122,7 +122,7 @@ def analyse(snapshot: Snapshot, state: DocumentState, run: Run) -> Analysis | No
     size, handed_back = BatchSize(), -PARTIAL_EVERY_S
     after_edit = lines.edited_left() > 0  # published once the edit's lines are found, else the urgent ones
     while True:
-        model.ahead.collect(model.cache)
+        model.ahead.collect()
         edited = lines.edited_left()
         rows = min(size.rows, edited) if edited else min(size.rows, AHEAD_LINES)
         if model.stand_in:  # the lines shown first, no more
@@ -156,8 +156,8 @@ def _look_ahead(lines: DocumentAnalysis, model: Model, rows: int) -> bool:
     """Keep the look-ahead's slots busy with the lines coming; True when the next ``rows`` wait for it."""
     if model.ahead.free_slots:
         wanted = lines.priority_left() if model.stand_in else ahead_rows(model)
-        model.ahead.start(uncached(lines.upcoming_texts(wanted), model.cache), AHEAD_LINES)
-    return model.ahead.busy and bool(uncached(lines.upcoming_texts(rows), model.cache))
+        model.ahead.start(uncached(lines.upcoming_texts(wanted), model.cache), AHEAD_LINES, model.cache)
+    return model.ahead.asking(model.cache) and bool(uncached(lines.upcoming_texts(rows), model.cache))
 
 
 def _wait(model: Model, run: Run) -> bool:

@@ -75,8 +75,9 @@ class Document:
     #: Words nokta wrote into the document (fixes and commands the client applied): their
     #: Turkish letters are nokta's, not the writer's, and say nothing of how the writer types.
     written: frozenset[str] = frozenset()
-    #: Where the last edit ended (line, code-point column): the writer's cursor, as far as
-    #: the server knows it; None after opening or a whole-text change.
+    #: Where the writer's cursor is, when the last change was typing (line, code-point
+    #: column): an insertion without a space or line break, or a deletion. None after
+    #: opening, a whole-text change, a replacement (an undo, a fix) or several changes at once.
     cursor: tuple[int, int] | None = None
 
     @classmethod
@@ -157,21 +158,21 @@ class DocumentStore:
         document = self._documents.get(uri)
         if document is None:
             return None
+        document.cursor = None
         for change_range, text in changes:
             if change_range is None:
                 document.replace_all(text, version)
-                document.cursor = None
                 continue
             start, end = document.clamp_range(change_range, self.codec)
             document.apply_edit(start, end, text)
-            document.cursor = end_of_insert(min(start, end), text)
+            if len(changes) == 1 and typed(start, end, text):
+                line, column = min(start, end)
+                document.cursor = (line, column + len(text))
         document.version = version
         return document
 
 
-def end_of_insert(start: tuple[int, int], text: str) -> tuple[int, int]:
-    """Where ``text`` inserted at ``start`` (line, code-point column) ends."""
-    lines, _ = split_lines(text)
-    if len(lines) == 1:
-        return start[0], start[1] + len(text)
-    return start[0] + len(lines) - 1, len(lines[-1])
+def typed(start: tuple[int, int], end: tuple[int, int], text: str) -> bool:
+    """Whether a change reads as typing in a word: letters inserted (no space or line
+    break), or some deleted."""
+    return (start == end and not any(char.isspace() for char in text)) or (start != end and not text)

@@ -26,6 +26,7 @@ from .features import (
     lifecycle,
     status,
     workspace,
+    workspace_diagnostics,
 )
 from .server import NoktaServer
 
@@ -41,9 +42,10 @@ FEATURES: list[tuple[str, Any, Callable[..., Any]]] = [
     (types.TEXT_DOCUMENT_DID_CLOSE, None, documents.did_close),
     (
         types.TEXT_DOCUMENT_DIAGNOSTIC,
-        types.DiagnosticOptions(inter_file_dependencies=False, workspace_diagnostics=False, identifier="nokta"),
+        types.DiagnosticOptions(inter_file_dependencies=False, workspace_diagnostics=True, identifier="nokta"),
         diagnostics.pull,
     ),
+    (types.WORKSPACE_DIAGNOSTIC, None, workspace_diagnostics.workspace_diagnostic),
     (types.TEXT_DOCUMENT_HOVER, None, hover.hover),
     (types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False), inlay_hints.inlay_hints),
     (
@@ -67,6 +69,7 @@ COMMANDS: list[tuple[str, Callable[..., Any]]] = [
     (status.PAUSE, status.pause),
     (status.RESUME, status.resume),
     (status.STATUS, status.current),
+    (workspace_diagnostics.CHECK_WORKSPACE, workspace_diagnostics.check_workspace_command),
 ]
 
 

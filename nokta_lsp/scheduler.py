@@ -24,12 +24,15 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import TypeVar
 
 from .analysis import Analysis, DocumentState, Run, Snapshot, ahead_rows, analyse
 from .memory import MemoryTrimmer
 from .session import Session
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 #: Suggestions kept for lines no longer open (undo, moved text), beyond the open lines.
 CACHE_HISTORY = 5_000
@@ -213,6 +216,15 @@ class Scheduler:
         self.deliver(snapshot, result, self.session.accept(snapshot, result))
         if self._settled(uri):
             self._wake(uri)
+
+    def documents_waiting(self) -> bool:
+        """Whether a document's analysis waits for the worker (asked from any thread)."""
+        return bool(self._waiting)
+
+    async def in_worker(self, step: Callable[[Callable[[], bool]], T]) -> T:
+        """Run ``step`` in the worker after the document analyses waiting for it; ``step``
+        gets ``documents_waiting`` to return when one comes (a workspace check's steps)."""
+        return await self.loop.run_in_executor(self._executor, step, self.documents_waiting)
 
     def _wake(self, uri: str) -> None:
         for waiter in self._waiters.pop(uri, []):

@@ -32,6 +32,7 @@ from .engine import Engine, Loader
 from .loop_thread import LoopThread, on_loop
 from .settings import CONFIG_SETTINGS, Settings, parse_user_settings
 from .workspace import Workspace
+from .workspace_check import WorkspaceReports
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +100,8 @@ class Session:
         self.paused = False
         #: The result id each document's inlay hints were last refreshed for (``features.inlay_hints``).
         self.hinted: dict[str, str] = {}
+        #: The reports of workspace checks (``features.workspace_diagnostics``).
+        self.workspace_reports = WorkspaceReports()
 
     @property
     def codec(self) -> Codec:

@@ -54,6 +54,9 @@ class Settings:
     autocorrectThreshold: float = DEFAULT_AUTOCORRECT_THRESHOLD
     hideWhileTyping: bool = True
     inlayHints: bool = True
+    workspaceDiagnostics: bool = True
+    workspaceMaxFiles: int = 2_000
+    workspaceMaxFileSize: int = 1_000_000
 
     def model_key(self) -> tuple[str, str, str]:
         return (self.backend, self.modelPath, self.device)
@@ -122,8 +125,8 @@ DESCRIPTIONS: dict[str, tuple[str, Any]] = {
         0.9995,
     ),
     "hideWhileTyping": (
-        "No diagnostic nor inlay hint for the word being typed (the one the last edit ended in) "
-        "until a space or punctuation follows it.",
+        "No diagnostic nor inlay hint for the word being typed (where the last change inserted letters "
+        "or deleted some) until a space or punctuation follows it.",
         False,
     ),
     "inlayHints": (
@@ -132,6 +135,14 @@ DESCRIPTIONS: dict[str, tuple[str, Any]] = {
         "`editor.inlayHints.enabled` in VS Code, `vim.lsp.inlay_hint.enable(false)` in Neovim.",
         False,
     ),
+    "workspaceDiagnostics": (
+        "Check the workspace's files that are not open, for a client that asks (`workspace/diagnostic`: "
+        "VS Code's Problems view) or with the command `nokta.checkWorkspace`; files ignored by git or "
+        "excluded by the configuration file are skipped.",
+        False,
+    ),
+    "workspaceMaxFiles": ("At most this many files are checked in a workspace (the first in path order).", 500),
+    "workspaceMaxFileSize": ("Larger files (bytes) are left out of workspace checks.", 200_000),
 }
 
 #: Allowed values of the enumerated keys.
@@ -149,6 +160,8 @@ BOUNDS: dict[str, tuple[float, float | None]] = {
     "maxFileSize": (0, None),
     "maxLineLength": (0, None),
     "autocorrectThreshold": (0.0, 1.0),
+    "workspaceMaxFiles": (0, None),
+    "workspaceMaxFileSize": (0, None),
 }
 
 

@@ -105,9 +105,11 @@ class NoktaProtocol(LanguageServerProtocol):
         """An error response with id null (the request's id could not be read)."""
         self.send_text(json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}))
 
-    def publish_diagnostics_json(self, uri: str, version: int, diagnostics_json: str) -> None:
-        """textDocument/publishDiagnostics from diagnostics kept as JSON text (no re-serialising)."""
-        params = f'{{"uri":{json.dumps(uri)},"version":{int(version)},"diagnostics":[{diagnostics_json}]}}'
+    def publish_diagnostics_json(self, uri: str, version: int | None, diagnostics_json: str) -> None:
+        """textDocument/publishDiagnostics from diagnostics kept as JSON text (no re-serialising);
+        no version for a file that is not open."""
+        versioned = f',"version":{int(version)}' if version is not None else ""
+        params = f'{{"uri":{json.dumps(uri)}{versioned},"diagnostics":[{diagnostics_json}]}}'
         self.send_text(f'{{"jsonrpc":"2.0","method":"{types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS}","params":{params}}}')
 
     def send_text(self, body: str) -> None:

@@ -73,7 +73,9 @@ def fresh_venv(folder: Path, wheel: Path | None) -> Path:
     subprocess.run([sys.executable, "-m", "venv", folder], check=True, capture_output=True, timeout=120)
     if wheel:
         pip = [folder / "bin" / "python", "-m", "pip", "install", "--disable-pip-version-check", "-q", wheel]
-        subprocess.run(pip, check=True, capture_output=True, timeout=600)
+        # without PYTHONPATH: a checkout on it (its nokta.egg-info) reads as nokta installed already
+        env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+        subprocess.run(pip, check=True, capture_output=True, timeout=600, env=env)
     return folder
 
 
@@ -100,6 +102,7 @@ def drive_code_server(vsix: Path, env: dict[str, str], tmp_path: Path, install: 
     for folder in (workspace, user_data / "User", extensions, shots):
         folder.mkdir(parents=True)
     (workspace / "note.txt").write_text("Bugun hava cok guzel.\n", encoding="utf-8")
+    (workspace / "other.md").write_text("Yarin gorusuruz.\n", encoding="utf-8")  # never opened
     (user_data / "User" / "settings.json").write_text(json.dumps(USER_SETTINGS), encoding="utf-8")
     dirs = ["--user-data-dir", str(user_data), "--extensions-dir", str(extensions)]
     subprocess.run([CODE_SERVER, *dirs, "--install-extension", str(vsix)],
@@ -146,12 +149,17 @@ def test_vscode_session(server: str, vsix: Path, tmp_path: Path) -> None:
     if not preinstalled:
         assert "Cannot find the nokta-lsp language server" in seen["missingServer"]
     assert seen["squiggles"] == 3
+    assert seen["hints"] == ["→ Bugün", "→ çok", "→ güzel"]
+    assert seen["afterHint"] == "Bugun hava cok güzel."
+    assert seen["status"] == ["nokta", "nokta paused", "nokta"]
+    assert "other.md" in seen["problems"] and "Yarin → Yarın" in seen["problems"]
     assert seen["quickFixes"][0] == "Change to 'Bugün'"
     assert seen["afterQuickFix"] == "Bugün hava cok guzel."
     assert seen["afterSecondFix"] == "Bugün hava çok guzel."
     assert seen["warnings"] == 1  # nokta.severity set to "warning" in the Settings editor
     assert seen["afterRestore"] == "Bugün hava çok güzel."
     assert seen["afterTyping"].splitlines() == ["Bugün hava çok güzel.", "Yarın okula gideceğim."]
+    assert seen["squigglesWhileTyping"] == 0  # "ogrenci", not followed by a separator yet
     restored = ["Bugün hava çok güzel.", "Yarın okula gideceğim.", "öğrenci"]
     assert seen["afterSave"].splitlines() == restored
     saved = (tmp_path / "ws" / "note.txt").read_text(encoding="utf-8")

@@ -42,8 +42,16 @@ async def test_the_word_being_typed_is_flagged_once_a_separator_follows_it(clien
     assert words(await diagnostics_for(client, uri, version)) == ["bugun → bugün", "cok → çok"]
     change_document(client, uri, version + 1, (span(0, 0, 0), "guzel "))  # typed elsewhere: every word shown
     assert words(await diagnostics_for(client, uri, version + 1)) == ["guzel → güzel", "bugun → bugün", "cok → çok"]
-    change_document(client, uri, version + 2, (span(0, 8, 9), "g"))  # a letter of "bugun" typed over
-    assert words(await diagnostics_for(client, uri, version + 2)) == ["guzel → güzel", "cok → çok"]
+
+
+async def test_typing_inside_a_word_hides_it_and_a_replacement_is_no_typing(client: LanguageClient):
+    await initialize(client)
+    uri = "file:///inside.txt"
+    open_document(client, uri, "hava bugn cok.")
+    change_document(client, uri, 2, (span(0, 8, 8), "u"))  # "bugn" -> "bugun", the cursor in it
+    assert words(await diagnostics_for(client, uri, 2)) == ["cok → çok"]
+    change_document(client, uri, 3, (span(0, 0, 4), "hava"))  # a word written over (an undo, a fix)
+    assert words(await diagnostics_for(client, uri, 3)) == ["bugun → bugün", "cok → çok"]
 
 
 async def test_with_hide_while_typing_off_the_word_being_typed_is_flagged(client: LanguageClient):

@@ -52,6 +52,7 @@ def test_defaults_match_the_documented_table():
         "ambiguous", "debounceMs", "ignoreWords",
         "dictionaryPath", "backend", "modelPath", "device", "maxFileSize", "maxLineLength",
         "autocorrect", "autocorrectThreshold", "hideWhileTyping", "inlayHints",
+        "workspaceDiagnostics", "workspaceMaxFiles", "workspaceMaxFileSize",
     }  # fmt: skip
 
 
@@ -567,14 +568,14 @@ def test_the_look_ahead_fills_its_free_slots_and_caches_in_the_order_asked():
     def collect_all() -> None:
         while ahead.busy:
             assert ahead.wait(10)
-            ahead.collect(cache)
+            ahead.collect()
 
     texts, restorer, cache = [f"cok {n}" for n in range(7)], SecondFirst(), Recording()
     ahead = LookAhead(restorer)
-    ahead.start(texts, 3)
-    ahead.start(texts, 3)  # no slot free
+    ahead.start(texts, 3, cache)
+    ahead.start(texts, 3, cache)  # no slot free
     collect_all()
-    ahead.start(uncached(texts, cache), 3)
+    ahead.start(uncached(texts, cache), 3, cache)
     collect_all()
     assert restorer.calls == [texts[3:6], texts[:3], texts[6:]]
     assert cache.order == texts

@@ -333,3 +333,33 @@ def test_inlay_hints_and_pausing(tmp_path: Path) -> None:
     assert seen["applied"] == ["Bugun hava çok guzel."]
     assert seen["ready"] == "ready"
     assert seen["states"][-2:] == ["paused", "ready"] and "loading" in seen["states"]
+
+
+def test_the_workspace_checked_by_command_and_pulled(tmp_path: Path) -> None:
+    """:NoktaCheckWorkspace publishes the diagnostics of a file not open (for the quickfix
+    list), and Neovim 0.12's own vim.lsp.buf.workspace_diagnostics() pulls them."""
+    (tmp_path / ".git").mkdir()  # the root marker
+    (tmp_path / "note.txt").write_text("hava\n", encoding="utf-8")
+    (tmp_path / "other.md").write_text("cok guzel\n", encoding="utf-8")
+    seen = run_nvim(
+        tmp_path,
+        f"""
+        vim.lsp.config('nokta', {lua_config()})
+        vim.lsp.enable('nokta')
+        vim.cmd.edit('note.txt')
+        wait('the server', 120000, function() return vim.fn.exists(':NoktaCheckWorkspace') == 2 end)
+        vim.cmd('NoktaCheckWorkspace')
+        local other = vim.fn.bufadd(vim.fn.fnamemodify('other.md', ':p'))
+        wait('the file not open', 120000, function() return #vim.diagnostic.get(other) == 2 end)
+        vim.diagnostic.setqflist({{ open = false }})
+        seen.quickfix = vim.tbl_map(function(item) return item.text end, vim.fn.getqflist())
+        seen.pulls = vim.lsp.buf.workspace_diagnostics ~= nil
+        if seen.pulls then
+          vim.diagnostic.reset(nil, other)
+          vim.lsp.buf.workspace_diagnostics()
+          wait('the pulled workspace', 60000, function() return #vim.diagnostic.get(other) == 2 end)
+        end
+    """,
+    )
+    assert seen["quickfix"] == ["cok → çok", "guzel → güzel"]
+    assert seen["pulls"], "this Neovim has no vim.lsp.buf.workspace_diagnostics (0.12)"

@@ -39,6 +39,7 @@ def make_client() -> LanguageClient:
 
     def register(client: LanguageClient, params: types.RegistrationParams) -> None:
         client.registrations.extend(params.registrations)
+
     def refresh_inlay_hints(client: LanguageClient, params: None) -> None:
         client.inlay_hint_refreshes += 1
 

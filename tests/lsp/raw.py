@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+from pathlib import Path
 from typing import IO, Any
 
 from bench.lsp_framing import frame_body, read_messages
@@ -34,6 +35,7 @@ class RawServer:
         encodings: list[str] | None = None,
         workspace: dict[str, Any] | None = None,
         experimental: dict[str, Any] | None = None,
+        root: Path | None = None,
     ) -> dict[str, Any]:
         self._process = await asyncio.create_subprocess_exec(
             *self.command,
@@ -51,7 +53,12 @@ class RawServer:
         }
         result = await self.request(
             "initialize",
-            {"processId": None, "rootUri": None, "capabilities": capabilities, "initializationOptions": options},
+            {
+                "processId": None,
+                "rootUri": root.as_uri() if root else None,
+                "capabilities": capabilities,
+                "initializationOptions": options,
+            },
         )
         self.notify("initialized", {})
         return result

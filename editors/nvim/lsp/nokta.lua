@@ -20,7 +20,8 @@
 --- `:'<,'>NoktaRestoreSelection`); `:NoktaPause`, `:NoktaResume` and `:NoktaStatus` pause,
 --- resume and show checking (the state is kept in `vim.g.nokta_status`, and a `User NoktaStatus`
 --- autocommand fires when the server says it changed). Inlay hints `→ güzel`:
---- `vim.lsp.inlay_hint.enable()`. A key map applying the preferred fix at the cursor:
+--- `vim.lsp.inlay_hint.enable()`. `:NoktaCheckWorkspace` checks the files of the root that are not
+--- open (then `vim.diagnostic.setqflist()`). A key map applying the preferred fix at the cursor:
 --- ```lua
 --- vim.keymap.set('n', '<leader>n', function()
 ---   vim.lsp.buf.code_action({ apply = true, filter = function(a) return a.isPreferred end })
@@ -102,5 +103,10 @@ return {
     vim.api.nvim_buf_create_user_command(bufnr, 'NoktaStatus', function()
       run('nokta.status', vim.empty_dict(), show)
     end, { desc = 'nokta: the state of checking' })
+    vim.api.nvim_buf_create_user_command(bufnr, 'NoktaCheckWorkspace', function()
+      run('nokta.checkWorkspace', vim.empty_dict(), function(counts)
+        vim.notify(('nokta: %d files checked, %d findings in %d'):format(counts.files, counts.findings, counts.filesWithFindings))
+      end)
+    end, { desc = "nokta: check the workspace's files (vim.diagnostic.setqflist() lists them)" })
   end,
 }

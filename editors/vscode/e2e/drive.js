@@ -1,13 +1,32 @@
 // Drives VS Code (code-server) in Debian's Chromium through one session with nokta:
-// squiggles, two quick fixes in quick succession, a changed setting, the restore command,
-// autocorrect as you type, fix-all on save, the output.
+// squiggles and inlay hints (one applied by a double-click, then undone), the status bar
+// item pausing and resuming checking, a file not open in the Problems view (workspace
+// diagnostics), two quick fixes in quick succession, a changed setting, the restore
+// command, autocorrect as you type, the word being typed not flagged, fix-all on save,
+// the output.
 // With --install, no server is installed: it clicks "Install nokta language server" first.
 // Usage: node drive.js URL SCREENSHOT_DIR [--install]; prints what it saw as one JSON object.
 const { chromium } = require("playwright-core");
 
 const [url, shots, install] = process.argv.slice(2);
 const text = async (locator) => (await locator.innerText()).replace(/\u00a0/g, " ");
-const editorText = (page) => text(page.locator(".monaco-editor .view-lines"));
+// Inlay hints are drawn as text injected into the line (spans of a "dyn-rule" class).
+const HINTS = ".monaco-editor .view-lines span[class*='dyn-rule']";
+const editorText = (page) =>
+  page.locator(".monaco-editor .view-lines").evaluate((lines) =>
+    [...lines.querySelectorAll(".view-line")]
+      .sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top))
+      .map((line) => {
+        const copy = line.cloneNode(true);
+        copy.querySelectorAll("span[class*='dyn-rule']").forEach((hint) => hint.remove());
+        return copy.textContent.replace(/\u00a0/g, " ");
+      })
+      .join("\n")
+      .replace(/\n+$/, ""),
+  );
+const hints = async (page) =>
+  (await page.locator(HINTS).allInnerTexts()).map((hint) => hint.replace(/\u00a0/g, " ")).filter((hint) => hint.startsWith("→"));
+const statusItem = (page) => page.locator(".statusbar-item", { hasText: /nokta/ });
 
 async function waitFor(what, condition, ms = 30000) {
   for (const end = Date.now() + ms; Date.now() < end; ) {
@@ -42,7 +61,37 @@ async function session(page, seen) {
   if (install) await installServer(page, seen);
   await page.waitForSelector(".squiggly-info", { timeout: 90000 });
   seen.squiggles = await page.locator(".squiggly-info").count();
+  await waitFor("inlay hints", async () => (await hints(page)).length === 3);
+  seen.hints = await hints(page);
   await page.screenshot({ path: `${shots}/1-diagnostics.png` });
+  // A double-click on a hint applies its edit; Ctrl+Z takes it back.
+  await page.locator(HINTS, { hasText: "güzel" }).dblclick();
+  await waitFor("the hint applied", async () => (await editorText(page)).includes("güzel"));
+  seen.afterHint = await editorText(page);
+  await page.keyboard.press("Control+z");
+  await waitFor("the hint undone", async () => (await editorText(page)) === "Bugun hava cok guzel.");
+  await waitFor("three hints again", async () => (await hints(page)).length === 3);
+
+  // The status bar item: ready; a click pauses checking (the squiggles go), another resumes it.
+  await waitFor("the status item", async () => (await statusItem(page).count()) === 1);
+  seen.status = [(await text(statusItem(page))).trim()];
+  await statusItem(page).click();
+  await waitFor("paused", async () => (await text(statusItem(page))).includes("paused"));
+  await waitFor("no squiggles while paused", async () => (await page.locator(".squiggly-info").count()) === 0);
+  seen.status.push((await text(statusItem(page))).trim());
+  await page.screenshot({ path: `${shots}/1-paused.png` });
+  await statusItem(page).click();
+  await waitFor("resumed", async () => !(await text(statusItem(page))).includes("paused"));
+  await waitFor("squiggles again", async () => (await page.locator(".squiggly-info").count()) === 3);
+  seen.status.push((await text(statusItem(page))).trim());
+
+  // The file not open is in the Problems view (workspace diagnostics).
+  await runCommand(page, "View: Focus Problems");
+  const problems = page.locator(".markers-panel");
+  await waitFor("the workspace's problems", async () => (await text(problems)).includes("other.md"));
+  seen.problems = await text(problems);
+  await page.screenshot({ path: `${shots}/1-problems.png` });
+  await page.locator(".tab").getByText("note.txt").click();
 
   await page.locator(".monaco-editor .view-lines").click();
   await page.keyboard.press("Control+Home");
@@ -84,10 +133,12 @@ async function session(page, seen) {
   await waitFor("autocorrect", async () => (await editorText(page)).includes("Yarın okula gideceğim."), 10000)
     .catch(() => {});
   seen.afterTyping = await editorText(page);
-  // A word with no space or punctuation after it is not corrected yet: fixed on save.
+  // A word with no space or punctuation after it is not corrected yet, nor flagged while
+  // it is being typed: fixed on save.
   await page.keyboard.press("Enter");
   await page.keyboard.type("ogrenci", { delay: 80 });
-  await page.waitForSelector(".squiggly-warning", { timeout: 30000 });
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  seen.squigglesWhileTyping = await page.locator(".squiggly-warning").count();
   await page.keyboard.press("Control+S"); // settings.json asks for source.fixAll.nokta on save
   await waitFor("fix all on save", async () => (await editorText(page)).includes("öğrenci"));
   seen.afterSave = await editorText(page);
