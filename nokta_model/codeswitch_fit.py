@@ -10,7 +10,8 @@ backend's spelling (a word the backend gets wrong either way teaches nothing). I
 - the corpus tune split (never counted into any model), typed in ASCII, typed with
   slips (one word in five of those with a Turkish letter typed without it, the rest as
   written: ``default.fit.with_slips``), and as written;
-- tune lines typed in ASCII with an English word of those sentences put in;
+- tune lines typed in ASCII with an English word of those sentences put in, some with a
+  suffix after an apostrophe as the tune lines write them;
 - English sentences, alone on a line and after a Turkish tune line typed in ASCII: the
   docstrings of the Python standard library that this interpreter runs (PSF License 2.0),
   read from its source files in sorted order, so the same Python gives the same text.
@@ -47,7 +48,9 @@ ENGLISH_SENTENCES = 3000
 MIXED_SHARE = 0.5
 #: Tune lines with an English word put in (``code_switched``).
 CODE_SWITCHED_LINES = 2000
+SUFFIXED_SHARE = 0.3  # … of them with a suffix after an apostrophe
 _TERM_RE = re.compile(r"\b[a-z]{4,}\b")
+_SUFFIX_RE = re.compile(r"(?<=\w)'[a-zçğıöşü]{1,6}\b")
 PENALTY = 1.0  # L2 on every weight but the bias
 NEWTON_STEPS = 30
 _APOSTROPHE_RE = re.compile("['’]")
@@ -100,8 +103,10 @@ def training_texts(tune: Sequence[str], english: Sequence[str], seed: int = 11) 
 
 def code_switched(tune: Sequence[str], english: Sequence[str], rng: random.Random) -> list[tuple[str, str]]:
     """(typed, meant) tune lines typed in ASCII with an English word of ``english`` put
-    between two of their words, half of them capitalised (``Yeni bir Issue actim``)."""
+    between two of their words, half of them capitalised (``Yeni bir Issue actim``), some
+    with a suffix after an apostrophe, as the tune lines write one (``Issue'yu``)."""
     terms = sorted({word for sentence in english for word in _TERM_RE.findall(sentence.lower())})
+    suffixes = sorted({suffix for line in tune for suffix in _SUFFIX_RE.findall(line)})
     texts = []
     for line in rng.sample(list(tune), min(CODE_SWITCHED_LINES, len(tune))):
         spaces = [at.start() for at in re.finditer(" ", line)]
@@ -109,6 +114,8 @@ def code_switched(tune: Sequence[str], english: Sequence[str], rng: random.Rando
             continue
         at, term = rng.choice(spaces), rng.choice(terms)
         term = term.capitalize() if rng.random() < 0.5 else term
+        if suffixes and rng.random() < SUFFIXED_SHARE:
+            term += rng.choice(suffixes)
         meant = f"{line[:at]} {term}{line[at:]}"
         texts.append((ascii_inputs([meant])[0], meant))
     return texts

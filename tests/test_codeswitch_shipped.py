@@ -60,6 +60,8 @@ GUARD_CLASSES = [
     ("ODTU ve ITU ogrencileri yarin bulusacak.", "ODTÜ ve İTÜ öğrencileri yarın buluşacak."),
     ("TUBITAK destegiyle OSYM sinavi yapildi.", "TÜBİTAK desteğiyle ÖSYM sınavı yapıldı."),
     ("AIHM karari bu hafta aciklanacak.", "AİHM kararı bu hafta açıklanacak."),
+    # An English word with a Turkish suffix after its apostrophe keeps its letters; the suffix is restored.
+    ("Dun acilan Issue'yu bugun kapattim.", "Dün açılan Issue'yu bugün kapattım."),
 ]
 
 
