@@ -91,7 +91,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         rows = [measure(args.source, rev, Path(folder)) for rev in args.revs]
-    report = {**run_facts(), "rows": rows}
+    report = {**run_facts(), "git": git("--version").split()[-1], "rows": rows}
     write_report(args.out, report, table(report))
 
 
@@ -102,13 +102,14 @@ def table(report: dict) -> str:
             [f"{row['commit']} ({row['date']})", *(f"{row[way] / 1e6:,.1f} MB" for way in WAYS)]
             for row in report["rows"]
         ),
-        f"What a clone downloads (the fetched pack); {report['date']}, `python -m bench.clone_size`",
+        f"What a clone of each commit downloads (the fetched pack); {report['date']}, {report['machine']}, "
+        f"git {report.get('git', '?')}, `python -m bench.clone_size`",
     )
     last = report["rows"][-1]
     heaviest = markdown_table(
         ["path", "versions", "in the pack"],
         ([item["path"], item["versions"], megabytes(item["bytes"])] for item in last["heaviest"]),
-        f"The heaviest paths in the history of {last['commit']}",
+        f"The heaviest paths in the history of {last['commit']} (a file stored under two paths counts under one)",
     )
     return sizes + "\n" + heaviest
 
