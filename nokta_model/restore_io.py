@@ -108,7 +108,9 @@ def source_batches(source: Source) -> Generator[list[tuple[Piece, str]]]:
         return
     from tqdm import tqdm  # a costly import, made only when a bar is shown
 
-    with tqdm(total=source.size, unit="B", unit_scale=True, desc=source.name) as bar:
+    # delay: no bar for a file done at once, and none drawn in the constructor, where a
+    # Ctrl-C would leave it to be drawn again at exit (after "nokta: interrupted")
+    with tqdm(total=source.size, unit="B", unit_scale=True, desc=source.name, delay=0.5) as bar:
         for decided, read in batches:
             bar.update(read - bar.n)
             yield decided
