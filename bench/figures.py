@@ -227,7 +227,8 @@ def workspace_rows(report: dict) -> list[list[str]]:
     label = (
         f"workspace/diagnostic, {report['files']:,}-file Markdown tree: answered / edit → diagnostics p95 while it runs"
     )
-    figures = f"{report['answer_s']:.1f} s / {report['edit_p95_ms']:.1f} ms"
+    partial = report["partial"]  # asked as VS Code asks: the files' reports in parts
+    figures = f"{partial['answer_s']:.1f} s / {partial['edit_p95_ms']:.1f} ms"
     cells = [figures, ""] if "backend=default" in report["settings"] else ["", figures]
     return [[label, "≤ 30 s / ≤ 50 ms", *cells, facts("workspace_diagnostics", report)]]
 

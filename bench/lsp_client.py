@@ -39,6 +39,7 @@ class BenchClient:
         self.model_loaded = asyncio.Event()
         self.model_loaded_at = 0.0
         self.checked: list[float] = []  # when each "Checking" progress (a long analysis in parts) ended
+        self.partial_results: dict[str, list[Any]] = {}  # the items of partial results, by token
         self._progress_titles: dict[str, str] = {}
         self._process: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task[None] | None = None
@@ -94,6 +95,8 @@ class BenchClient:
             self.published[key] = (arrived, params["diagnostics"])
             self.first_arrival.setdefault(key, arrived)
             self._arrived.set()
+        elif method == "$/progress" and isinstance(message["params"]["value"].get("items"), list):
+            self.partial_results.setdefault(message["params"]["token"], []).extend(message["params"]["value"]["items"])
         elif method == "$/progress":
             self._progress(message["params"]["token"], message["params"]["value"], arrived)
         elif method == "window/showMessage":

@@ -2,8 +2,8 @@
 they were written against; tests/test_pygls_internals.py fails by name if one moves).
 
 pygls' protocol, with documents kept only by the session (once, not twice), requests
-whose parameters cannot be read answered with an error, and messages already
-serialised as JSON text (diagnostics) written as they are.
+whose parameters cannot be read answered with an error, and messages and results
+already serialised as JSON text (diagnostics, ``JsonText``) written as they are.
 
 Serving over stdin/stdout reads the pipe on the event loop: pygls' own stdio reader
 reads every header line and body in a thread pool, several thread hand-offs per
@@ -20,6 +20,7 @@ import logging
 import sys
 import threading
 from collections.abc import Generator
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from lsprotocol import types
@@ -48,6 +49,14 @@ class _OneLineForMalformedJson(logging.Filter):
 
 message_log = log.getChild("messages")
 message_log.addFilter(_OneLineForMalformedJson())
+
+
+@dataclass(frozen=True)
+class JsonText:
+    """A request's result serialised already, as ASCII JSON text: sent as it is (a
+    workspace diagnostic report of thousands of diagnostics is never parsed again)."""
+
+    text: str
 
 
 class NoktaProtocol(LanguageServerProtocol):
@@ -96,6 +105,17 @@ class NoktaProtocol(LanguageServerProtocol):
             self.send_error(-32600, "Invalid Request: not a JSON-RPC message")
             return
         super().handle_message(message)
+
+    def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
+        if error is None and isinstance(result, JsonText):
+            self._result_types.pop(msg_id, None)
+            self.send_text(f'{{"jsonrpc":"2.0","id":{json.dumps(msg_id)},"result":{result.text}}}')
+            return
+        super()._send_response(msg_id, result, error)
+
+    def notify_json(self, method: str, params: str) -> None:
+        """A notification whose parameters are serialised already (ASCII JSON text)."""
+        self.send_text(f'{{"jsonrpc":"2.0","method":{json.dumps(method)},"params":{params}}}')
 
     def structure(self, value: Any, cls: type[T]) -> T:
         """``value`` (JSON data from a client) as an lsprotocol object."""

@@ -39,6 +39,7 @@ from .analysis import AHEAD_LINES, POLL_S, ahead_rows
 from .diagnostics import diagnostics_json_text
 from .documents import Codec
 from .engine import Model
+from .lookahead import LookAhead
 from .workspace_files import WorkspaceFile
 
 log = logging.getLogger(__name__)
@@ -118,7 +119,7 @@ class WorkspaceRun:
             can_read = bool(self.todo) and self._texts_read < self._ahead
             if self.read and not uncached(self.read[0].texts, self.cache):
                 self.done.append(self._finish(self.read.popleft()))
-            elif ahead.free_slots and (len(self._unasked) >= AHEAD_LINES or (self._unasked and not can_read)):
+            elif self._may_ask(ahead) and (len(self._unasked) >= AHEAD_LINES or (self._unasked and not can_read)):
                 texts = uncached(self._unasked, self.cache)
                 ahead.start(texts[:AHEAD_LINES], AHEAD_LINES, self.cache)
                 self._unasked = texts[AHEAD_LINES:]
@@ -127,6 +128,11 @@ class WorkspaceRun:
             else:
                 ahead.wait(POLL_S)
         return True
+
+    def _may_ask(self, ahead: LookAhead) -> bool:
+        """One batch of the run's at a time: the edits analysed meanwhile share the CPU (and
+        the GIL) with one look-ahead thread, not all of them."""
+        return bool(ahead.free_slots) and not ahead.asking(self.cache)
 
     def _read(self, check: FileCheck) -> None:
         try:
