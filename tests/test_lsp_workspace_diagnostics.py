@@ -124,6 +124,11 @@ async def test_the_command_publishes_the_workspace_for_a_client_that_does_not_pu
     (root / "b.txt").unlink()
     await client.workspace_execute_command_async(types.ExecuteCommandParams(command="nokta.checkWorkspace"))
     assert not client.published[(root / "b.txt").as_uri()].diagnostics  # deleted: cleared
+    (root / "b.txt").write_text("cok\n", encoding="utf-8")
+    await client.workspace_execute_command_async(types.ExecuteCommandParams(command="nokta.checkWorkspace"))
+    assert words(client.published[(root / "b.txt").as_uri()].diagnostics) == ["cok → çok"]
+    await client.workspace_execute_command_async(types.ExecuteCommandParams(command="nokta.pause"))
+    assert not client.published[(root / "b.txt").as_uri()].diagnostics  # paused: cleared
 
 
 async def test_an_edit_is_analysed_before_a_slow_workspace_check_ends_which_reports_in_parts(tmp_path):

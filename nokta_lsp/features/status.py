@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..server import NoktaServer  # at run time: pygls reads the commands' type hints
-from . import diagnostics, inlay_hints
+from . import diagnostics, inlay_hints, workspace_diagnostics
 
 NOTIFICATION = "nokta/status"
 PAUSE = "nokta.pause"
@@ -47,6 +47,7 @@ def pause(ls: NoktaServer, *arguments: Any) -> dict[str, Any]:
         ls.scheduler.pause()
         for uri in session.uris():
             diagnostics.clear(ls, uri)
+        workspace_diagnostics.clear_published(ls)
         refresh_views(ls)
         notify(ls)
     return status(ls)

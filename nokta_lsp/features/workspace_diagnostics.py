@@ -81,6 +81,13 @@ async def check_workspace_command(ls: NoktaServer, *arguments: Any) -> dict[str,
     }
 
 
+def clear_published(ls: NoktaServer) -> None:
+    """Take back the diagnostics ``nokta.checkWorkspace`` published (checking is paused)."""
+    for uri in ls.session.workspace_reports.published:
+        ls.protocol.publish_diagnostics_json(uri, None, "")
+    ls.session.workspace_reports.published = set()
+
+
 @dataclass(frozen=True)
 class Checked:
     reports: list[FileReport]  # of the workspace's files not open
