@@ -3,9 +3,9 @@
 A word is a run of letters (combining marks included) that may carry apostrophe
 suffixes (Ankara'dır, Türkiye’nin) and hyphenated parts (Sened-i). Tokens that are
 URLs, e-mail addresses, paths, numbers, Roman numerals of two letters or more ((ii),
-xiv.) or code-like identifiers (snake_case, camelCase, dotted.names) yield no words at
-all; dotted initials (M.O., G.Saray'ın) and sentences glued at a full stop
-(gelmisti.Sonra) are prose.
+xiv.) or code-like identifiers (snake_case, camelCase, dotted.names) yield no words but
+a suffix after an apostrophe (GitHub'ın, 8.40'ı: the suffix is a word); dotted initials
+(M.O., G.Saray'ın) and sentences glued at a full stop (gelmisti.Sonra) are prose.
 """
 
 from __future__ import annotations
@@ -54,6 +54,10 @@ _PLAIN_END = frozenset(',.;:!?)"”')
 # (G.Saray'ın, T.C.'nin), and two sentences glued at a full stop (gelmisti.Sonra): prose, although
 # they look like dotted names.
 _INITIALS_RE = re.compile(r"[(\[\"“‘]*(?:[A-ZÇĞİÖŞÜ]\.)+(?:[A-ZÇĞİÖŞÜ][a-zçğıöşü]*)?(?:['’][a-zçğıöşü]+)?[,.;:!?)\"”]*")
+#: A suffix after an apostrophe glued to a token that is no word (an identifier, a number,
+#: a file name, a currency symbol: GitHub'ın, useState'i, 8.40'ı, README.md'yi, $'lık): the
+#: suffix is a word, the rest is skipped.
+_GLUED_SUFFIX_RE = re.compile(r"(?<=[\w)\]$€£₺¥])['’]([a-zçğıöşü]*[aeıioöuü][a-zçğıöşü]*)[,.;:!?)\"”]*$")
 _GLUED_SENTENCES_RE = re.compile(r"[(\[\"“‘]*[^\W\d_]*[a-zçğıöşü]{3}\.[A-ZÇĞİÖŞÜ][a-zçğıöşü]+[,.;:!?)\"”]*")
 
 
@@ -89,6 +93,10 @@ def word_spans(line: str) -> list[Span]:
             spans.append(_new_span((start, end - (not text[-1].isalpha()))))
         elif is_prose_token(text) or _INITIALS_RE.fullmatch(text) or _GLUED_SENTENCES_RE.fullmatch(text):
             spans.extend(_new_span((start + m.start(), start + m.end())) for m in _WORD_RE.finditer(text))
+        elif "'" in text or "’" in text:
+            suffix = _GLUED_SUFFIX_RE.search(text)
+            if suffix:
+                spans.append(_new_span((start + suffix.start(1), start + suffix.end(1))))
     return spans
 
 

@@ -11,7 +11,6 @@ from nokta_model.charctx import ContextModel
 from nokta_model.default import DefaultRestorer, Weights
 from nokta_model.default import restorer as default_restorer
 from nokta_model.default.features import (
-    harmony_after_number,
     harmony_variants,
     in_harmony,
     is_detached_suffix,
@@ -153,14 +152,6 @@ def test_the_question_particle_follows_the_vowel_harmony_of_the_word_before(ngra
         "Bu iyi mi yoksa kötü mü?",
         "Olmuş mu?",
     ]
-
-
-@pytest.mark.parametrize(
-    ("number", "vowel"),
-    [("0", "ı"), ("3", "ü"), ("6", "ı"), ("40", "ı"), ("1990", "ı"), ("100", "ü"), ("2000", "i"), ("5000000", "u")],
-)
-def test_a_suffix_after_a_number_takes_the_harmony_of_the_number_read_out(number, vowel):
-    assert harmony_after_number(number) == vowel
 
 
 def test_only_suffixes_that_no_word_spells_count_as_detached():

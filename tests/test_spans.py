@@ -54,7 +54,7 @@ def test_dotted_initials_and_glued_sentences_are_words():
     assert words("M.O 300, T.C Anayasasi") == ["M", "O", "T", "C", "Anayasasi"]  # last dot left out
     short_forms = "G.Saray'in F.Bahce'yi yendi, T.C.'nin"
     assert words(short_forms) == ["G", "Saray'in", "F", "Bahce'yi", "yendi", "T", "C", "nin"]
-    assert words("os.path'e ve a.b'c") == ["ve"]  # a dotted name with a suffix is still code
+    assert words("os.path'i ve a.b'c") == ["i", "ve"]  # a dotted name is code, a suffix after it a word
 
 
 def test_word_part_texts_are_the_texts_of_word_parts():

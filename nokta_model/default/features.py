@@ -4,9 +4,9 @@
   logits (the context model's, the network's).
 - The question particle (mi, mı, mu, mü and its inflections: misin, mıydı, müymüş …)
   is written apart but follows the vowel harmony of the word before it; so does a suffix
-  some writers put apart ("Kitabı" dır) or cut off with a hyphen (yaz-dı), and one after
-  a number follows the number as it is read out (1990'lı: doksan). One weight,
-  ``particle_harmony``, scores them all.
+  some writers put apart ("Kitabı" dır), cut off with a hyphen (yaz-dı) or put after a
+  suffix in brackets (satır(lar)ın). One weight, ``particle_harmony``, scores them all.
+  Suffixes after an apostrophe or a number have their own rules (``harmony``).
 - The writer's own Turkish letters: a word typed with one keeps its other letters as
   typed, and on a line typed with Turkish letters a word typed without any is more
   likely meant so, when its typed form is a spelling counted in running text.
@@ -39,8 +39,6 @@ _DETACHED_SUFFIX_RE = re.compile(r"[dt]i[rm]?|nin|lik?|si|yi")
 _HYPHENATED_SUFFIX_RE = re.compile(r"[dt][iu][rmnk]?|[dt][iu]l?[ae]r|m[iu]s|[iu][mnz]|s[iu]n(?:[iu]z)?|n[iu]z|l[iu]k?")
 _VOWELS = "aeıioöuü"
 _HIGH_VOWELS = "ıiuü"
-_UNITS_LAST_VOWEL = "ıiiüöeıiiu"  # sıfır, bir, iki, üç, dört, beş, altı, yedi, sekiz, dokuz
-_TENS_LAST_VOWEL = " oiuıiıiea"  # on, yirmi, otuz, kırk, elli, altmış, yetmiş, seksen, doksan
 #: The particle's vowel after each last vowel of the word before it.
 _HARMONY = {"a": "ı", "ı": "ı", "e": "i", "i": "i", "o": "u", "u": "u", "ö": "ü", "ü": "ü"}
 
@@ -79,23 +77,6 @@ def harmony_after_word(previous: Position) -> str | None:
     last_vowels = {_last_vowel(spell(previous.key, mask)) for mask in previous.masks}
     last = last_vowels.pop() if len(last_vowels) == 1 else None
     return None if last is None else _HARMONY[last]
-
-
-def harmony_after_number(digits: str) -> str | None:
-    """The high vowel a suffix takes after a number, as it is read out (1990'lı, 3'ü, 0'dır)."""
-    if not digits.isdigit():
-        return None
-    significant = digits.rstrip("0")
-    if not significant:
-        return "ı"  # sıfır
-    zeros = len(digits) - len(significant)
-    if zeros == 0:
-        last = _UNITS_LAST_VOWEL[int(significant[-1])]
-    elif zeros == 1:
-        last = _TENS_LAST_VOWEL[int(significant[-1])]
-    else:
-        last = "ü" if zeros == 2 else "i" if zeros < 6 else "o" if zeros < 9 else "a"  # yüz, bin, milyon, milyar
-    return _HARMONY[last]
 
 
 def disharmony(position: Position, wanted: str) -> list[float]:

@@ -5,8 +5,9 @@ Coordinate ascent over a grid per weight. Two objectives, on the same tune lines
 The fit starts from ``Weights()`` with ``RULE_WEIGHTS`` set, so the same corpus and
 shipped models give the same weights file.
 
-- the letters' weights (context, network, unseen-word mixes) minimise
-  word errors on the tune text typed in ASCII;
+- the letters' weights (context, network, unseen-word mixes) and the penalty of a
+  suffix out of harmony with what it follows (``suffix_harmony``) minimise word errors
+  on the tune text typed in ASCII;
 - the writer-evidence weights (typed_word, typed_line, typed_unseen) minimise word errors on the tune
   text typed with slips (one word in five of those with a Turkish letter typed without
   it) plus words changed when the tune text is fed exactly as written.
@@ -35,7 +36,15 @@ from ..spans import word_spans
 from .restorer import DefaultRestorer
 from .weights import DEFAULT_WEIGHTS, Weights, write_weights
 
-LETTER_WEIGHTS = ("context", "network", "unseen_network", "unseen_counted", "unseen_context", "collocation")
+LETTER_WEIGHTS = (
+    "context",
+    "network",
+    "unseen_network",
+    "unseen_counted",
+    "unseen_context",
+    "collocation",
+    "suffix_harmony",
+)
 #: Set, not fitted: the particle's vowel harmony is a rule of the grammar, and the tune
 #: text holds too few particles to tell weights apart, while 4.0 keeps `kötü mü` right
 #: where the word trigrams favour `kötü mu`.

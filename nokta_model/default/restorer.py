@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import islice
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
@@ -34,7 +34,6 @@ from ..spans import Span
 from ..words import MAX_MASK_BITS, spelling_mask, token_key, token_spans
 from .features import (
     disharmony,
-    harmony_after_number,
     harmony_after_word,
     harmony_variants,
     in_harmony,
@@ -44,12 +43,12 @@ from .features import (
     letter_scorer,
     typed_spelling_flags,
 )
+from .harmony import Suffix, disagreements, harmonious_masks, harmonious_position, token_suffix
 from .weights import Weights
 
 UNSEEN_ALTERNATIVES = 4
-_NUMBER_BEFORE_SUFFIX_RE = re.compile(r"(\d+)['’]$")
-_NUMBER_REACH = 24  # characters before a suffix searched for its number
 _SUFFIX_GAP_RE = re.compile(r"[\s\"'“”‘’]+")
+_BRACKETED_SUFFIX_RE = re.compile(r"\w\(")  # satır(lar)ın: a suffix in brackets glued to its word
 _HYPHEN_GAP_RE = re.compile(r"[\s(]*-[\s(]*")  # yaz-dı, yaz-ı-yor-(lar- mış), yaz-dı (-lar-mış)
 #: Letters of context the network sees either side of an unseen word: as few as keep the
 #: word errors of far wider windows on the tune and dev splits (bench/results/default_speed.md).
@@ -157,8 +156,8 @@ class DefaultRestorer(Restorer):
         texts = [line[t.start : t.end] for line, line_tokens in zip(lines, tokens) for t in line_tokens]
         found = iter(self.ngram.candidates(texts))
         candidates = [list(islice(found, len(line_tokens))) for line_tokens in tokens]
-        cuts = [_hyphen_cuts(*line) for line in zip(lines, tokens, candidates)]
-        lexicon = [_with_harmony_variants(*line) for line in zip(candidates, cuts)]
+        rules = [_line_rules(*line) for line in zip(lines, network_lines, tokens, candidates)]
+        lexicon = [_with_harmony_variants(*line) for line in zip(candidates, rules)]
         self._look_up_unseen_words(lines, tokens, lexicon)
         context = self.context.twin_probabilities(lines, [_letters_decide(*line) for line in zip(tokens, lexicon)])
         beside_neighbours = self.ngram.attested_neighbours(lexicon)
@@ -168,14 +167,15 @@ class DefaultRestorer(Restorer):
             if self.weights.collocation
             else [[None] * len(positions) for positions in lexicon]
         )
+        suffixes = [line_rules.suffixes for line_rules in rules]
         parts: list[_LineParts] = list(
-            zip(lines, tokens, lexicon, context, beside_neighbours, lines_typed, collocations)
+            zip(lines, tokens, lexicon, context, beside_neighbours, lines_typed, collocations, suffixes)
         )
         words = [self._word_positions(*line_parts) for line_parts in parts]
-        sentences = [sentence_positions(self._with_rules(*line)) for line in zip(lines, tokens, words, cuts)]
+        sentences = [sentence_positions(self._with_rules(*line)) for line in zip(lines, tokens, words, rules)]
         scores = self.ngram.arc_scores(sentences)
         decodings = [decode(sentence, arcs, with_marginals=True) for sentence, arcs in zip(sentences, scores)]
-        return _Counted(lines, network_lines, spans, typed, tokens, cuts, parts, words, sentences, scores, decodings)
+        return _Counted(lines, network_lines, spans, typed, tokens, rules, parts, words, sentences, scores, decodings)
 
     def _look_up_unseen_words(self, lines: list[str], tokens: list[list[Span]], lexicon: list[list[Position]]) -> None:
         """The count-based letters of the chunk's unseen words, looked up in one batch (the
@@ -201,7 +201,7 @@ class DefaultRestorer(Restorer):
         for index, letters in network.result():
             # the arcs stay: the network changes no word id
             words[index] = self._word_positions(*counted.parts[index], network=letters, before=words[index])
-            line_words = self._with_rules(lines[index], tokens[index], words[index], counted.cuts[index])
+            line_words = self._with_rules(lines[index], tokens[index], words[index], counted.rules[index])
             sentences[index] = sentence_positions(line_words)
             decodings[index] = decode(sentences[index], counted.scores[index], with_scores)
         return [
@@ -220,29 +220,42 @@ class DefaultRestorer(Restorer):
         beside_neighbours: list[bool],
         typed_line: bool,
         collocations: list[list[float] | None],
+        suffixes: list[Suffix | None],
         network: _NetworkLetters | None = None,
         before: list[Position] | None = None,
     ) -> list[Position]:
         """Each token's position scored by the letter models; with ``network``, the tokens
         its windows reach are scored again and the others keep their position in ``before``."""
-        if network is None or before is None:
-            return [
-                self._position(line[t.start : t.end], t.start, known, None, context, typed_line, beside, colloc)
-                for t, known, beside, colloc in zip(tokens, lexicon, beside_neighbours, collocations)
-            ]
-        probabilities = network.probabilities
+        letters = None if network is None else network.probabilities
         return [
-            self._position(line[t.start : t.end], t.start, known, probabilities, context, typed_line, beside, colloc)
-            if network.reaches(t)
-            else old
-            for t, known, beside, colloc, old in zip(tokens, lexicon, beside_neighbours, collocations, before)
+            self._position(line[t.start : t.end], t.start, known, letters, context, typed_line, beside, colloc, suffix)
+            if network is None or before is None or network.reaches(t)
+            else before[index]
+            for index, (t, known, beside, colloc, suffix) in enumerate(
+                zip(tokens, lexicon, beside_neighbours, collocations, suffixes)
+            )
         ]
 
-    def _with_rules(self, line: str, tokens: list[Span], positions: list[Position], cuts: list[bool]) -> list[Position]:
-        """``positions`` with the vowel harmony of suffixes written apart, if weighted."""
+    def _with_rules(self, line: str, tokens: list[Span], positions: list[Position], rules: _Rules) -> list[Position]:
+        """``positions`` with the vowel harmony of suffixes written apart and of suffixes
+        after an apostrophe or a number, where weighted."""
         if self.weights.particle_harmony:
-            return self._with_vowel_harmony(line, tokens, positions, cuts)
+            positions = self._with_vowel_harmony(line, tokens, positions, rules.cuts)
+        if self.weights.suffix_harmony:
+            positions = [
+                position if suffix is None else self._suffix_harmonised(position, suffix)
+                for position, suffix in zip(positions, rules.suffixes)
+            ]
         return positions
+
+    def _suffix_harmonised(self, position: Position, suffix: Suffix) -> Position:
+        """The spellings of a suffix out of harmony with what it follows penalised."""
+        flags = disagreements(position, suffix)
+        if len(set(flags)) < 2:
+            return position
+        penalty = self.weights.suffix_harmony
+        emissions = [position.emission(i) - penalty * flag for i, flag in enumerate(flags)]
+        return Position(list(position.ids), emissions, masks=list(position.masks), key=position.key)
 
     def _position(
         self,
@@ -254,6 +267,7 @@ class DefaultRestorer(Restorer):
         typed_line: bool,
         beside_neighbour: bool,  # a spelling of the word was counted next to a neighbour's
         collocation: list[float] | None,  # its spellings' ``ngram.collocation_scores``
+        suffix: Suffix | None,
     ) -> Position:
         if not _letters_decide_at(lexicon):
             return lexicon
@@ -264,7 +278,7 @@ class DefaultRestorer(Restorer):
         context_logits = _logit(context[start + free])
         if lexicon.unseen:
             unseen_network = None if network is None else network[start + free]
-            return self._unseen_position(key, text, free, context_logits, unseen_network, typed_line)
+            return self._unseen_position(key, text, free, context_logits, unseen_network, typed_line, suffix)
         weights = self.weights
         scorers = [(weights.context, letter_scorer(free, context_logits))]
         if weights.network and network is not None:
@@ -300,9 +314,11 @@ class DefaultRestorer(Restorer):
         context_logits: np.ndarray,
         network: np.ndarray | None,
         typed_line: bool,
+        suffix: Suffix | None,
     ) -> Position:
         """The best spelling of a word the lexicon lacks by its letter logits, single-letter
-        flips of it, and on a line typed with Turkish letters the word as typed."""
+        flips of it, and on a line typed with Turkish letters the word as typed; with a
+        ``suffix``, each with the suffix's vowels in harmony, either way."""
         weights = self.weights
         typed = spelling_mask(key, text) or 0
         logits = weights.unseen_context * context_logits
@@ -319,6 +335,8 @@ class DefaultRestorer(Restorer):
         bonus = weights.typed_unseen if typed_line else 0.0
         if bonus and typed not in masks:
             masks.append(typed)
+        if suffix is not None:
+            masks = list(dict.fromkeys(m for mask in masks for m in harmonious_masks(key, suffix, mask, both=True)))
         emissions = [score(m) + (bonus if m == typed else 0.0) for m in masks]
         return Position([UNK] * len(masks), emissions, masks=masks, key=key)
 
@@ -393,8 +411,19 @@ class DefaultRestorer(Restorer):
 
 
 #: What scores a line's positions: line, tokens, lexicon positions, context-model letters,
-#: spellings counted beside a neighbour, a Turkish letter typed on the line, collocation scores.
-_LineParts = tuple[str, list[Span], list[Position], np.ndarray, list[bool], bool, list[list[float] | None]]
+#: spellings counted beside a neighbour, a Turkish letter typed on the line, collocation
+#: scores, suffixes.
+_LineParts = tuple[
+    str, list[Span], list[Position], np.ndarray, list[bool], bool, list[list[float] | None], list[Suffix | None]
+]
+
+
+class _Rules(NamedTuple):
+    """Per token of a line: whether it is a suffix a hyphen cuts off (``_hyphen_cuts``),
+    its suffix after an apostrophe or a number (``harmony.token_suffix``)."""
+
+    cuts: list[bool]
+    suffixes: list[Suffix | None]
 
 
 @dataclass
@@ -407,7 +436,7 @@ class _Counted:
     spans: list[list[Span]]
     typed: list[str | None]
     tokens: list[list[Span]]
-    cuts: list[list[bool]]
+    rules: list[_Rules]
     parts: list[_LineParts]
     words: list[list[Position]]
     sentences: list[list[Position]]
@@ -458,37 +487,54 @@ def _hyphen_cuts(line: str, tokens: list[Span], positions: list[Position]) -> li
     ]
 
 
-def _with_harmony_variants(positions: list[Position], cuts: list[bool]) -> list[Position]:
-    """A suffix cut off its word by a hyphen (yaz-dı, ara-dı-nız) is no word of its own: its
-    spellings include those of its vowels in either harmony (nız beside niz, which the
-    lexicon has); ``_with_vowel_harmony`` keeps the right ones."""
-    if not any(cuts):
+def _line_rules(line: str, cased: str, tokens: list[Span], positions: list[Position]) -> _Rules:
+    """The rules' view of a line's tokens (``cased``: the line as typed, for the capitals of
+    acronyms)."""
+    if "'" not in line and "’" not in line:  # the commonest line: no suffix after an apostrophe
+        suffixes: list[Suffix | None] = [None] * len(tokens)
+    else:
+        suffixes = [
+            token_suffix(cased, token, position.key or token_key(line[token.start : token.end]))
+            for token, position in zip(tokens, positions)
+        ]
+    return _Rules(_hyphen_cuts(line, tokens, positions), suffixes)
+
+
+def _with_harmony_variants(positions: list[Position], rules: _Rules) -> list[Position]:
+    """A suffix cut off its word by a hyphen (yaz-dı, ara-dı-nız) or after a number
+    (1990'lı) is no word of its own: its spellings include those of its vowels in either
+    harmony (nız beside niz, which the lexicon has); ``_with_vowel_harmony`` and the
+    suffix harmony keep or favour the right ones. A suffix after an apostrophe keeps
+    its vowels in harmony with each other (ları, not lari). Unseen words get theirs in
+    ``_unseen_position``."""
+    if not any(rules.cuts) and not any(rules.suffixes):
         return positions
     out = list(positions)
-    for index, (position, cut) in enumerate(zip(positions, cuts)):
+    for index, (position, cut, suffix) in enumerate(zip(positions, *rules)):
         if cut and position.key:
             ids, masks = harmony_variants(position)
             out[index] = Position(ids, masks=masks, key=position.key)
+        elif suffix is not None and position.key and not position.unseen:
+            out[index] = harmonious_position(position, suffix, both=suffix.fixed_back is not None)
     return out
 
 
 def _wanted_harmony(
     line: str, tokens: list[Span], positions: list[Position], index: int, cut: bool, wanted_before: str | None
 ) -> str | None:
-    """The high vowel the token at ``index`` takes: after a number and an apostrophe
-    (1990'lı) as the number is read out; the question particle, a suffix written apart
-    from its word by a space or quotes ("Kitabı" dır) or cut off by a hyphen (yaz-dı),
-    after the word before, or the vowel that one was given (``wanted_before``) when its
-    own spellings still differ in it. ``cut``: the token is a suffix a hyphen cuts off."""
+    """The high vowel the token at ``index`` takes: the question particle, a suffix written
+    apart from its word by a space or quotes ("Kitabı" dır), cut off by a hyphen (yaz-dı)
+    or after a suffix in brackets (satır(lar)ın), after the word before, or the vowel
+    that one was given (``wanted_before``) when its own spellings still differ in it.
+    ``cut``: the token is a suffix a hyphen cuts off."""
     start = tokens[index].start
-    number = _NUMBER_BEFORE_SUFFIX_RE.search(line, max(0, start - _NUMBER_REACH), start)
-    if number:
-        return harmony_after_number(number.group(1))
     if index == 0 or not positions[index - 1].key:
         return None
     key, gap = positions[index].key, line[tokens[index - 1].end : start]
     if is_particle(key) or (is_detached_suffix(key) and _SUFFIX_GAP_RE.fullmatch(gap)) or cut:
         return harmony_after_word(positions[index - 1]) or wanted_before
+    if gap == ")" and _BRACKETED_SUFFIX_RE.match(line, max(0, tokens[index - 1].start - 2), tokens[index - 1].start):
+        return harmony_after_word(positions[index - 1])
     return None
 
 

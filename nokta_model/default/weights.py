@@ -17,6 +17,7 @@ class Weights:
     unseen_counted: float = 0.5
     unseen_context: float = 0.0
     particle_harmony: float = 0.0  # penalty of a question particle or a suffix written apart out of harmony
+    suffix_harmony: float = 8.0  # … of a suffix after an apostrophe or a number out of harmony with what it follows
     typed_word: float = 0.0  # bonus of the as-typed spelling of a word typed with a Turkish letter
     typed_line: float = 0.0  # bonus of a counted as-typed spelling on a line typed with Turkish letters
     typed_unseen: float = 0.0  # … and of an unseen word as typed on such a line

@@ -100,8 +100,13 @@ class NgramRestorer(Restorer):
     def foreign_words(self, lines: list[str], spans: list[list[Span]]) -> list[list[bool]]:
         """Per word, whether it is foreign (``codeswitch``): its English frequency against
         its counts in Turkish running text (its stem's, up to an apostrophe or a hyphen),
-        and where it stands in its sentence and line."""
-        return shipped_guard().foreign_words(*self.guard_inputs(lines, spans))
+        and where it stands in its sentence and line. A suffix glued to what it follows is
+        Turkish (``_glued_suffix``)."""
+        found = shipped_guard().foreign_words(*self.guard_inputs(lines, spans))
+        for line, line_spans, flags in zip(lines, spans, found):
+            if "'" in line or "’" in line or ")" in line:
+                flags[:] = [flag and not _glued_suffix(line, start) for flag, (start, _) in zip(flags, line_spans)]
+        return found
 
     def guard_inputs(
         self, lines: list[str], spans: list[list[Span]]
@@ -311,6 +316,13 @@ def _place(line: str, start: int, end: int) -> Place:
     token = line[start:end]
     suffix = ("'" in token or "’" in token) and _SUFFIX_RE.search(token) is not None
     return Place(not _inside_sentence(line, start), suffix)
+
+
+def _glued_suffix(line: str, start: int) -> bool:
+    """Whether a word starting at ``start`` is a suffix after an apostrophe or a bracket
+    glued to what comes before it (GitHub'ın, 8.40'ı: a word of its own only after a
+    non-word; satır(lar)ın)."""
+    return start > 1 and line[start - 1] in "'’)" and not line[start - 2].isspace()
 
 
 def _inside_sentence(line: str, start: int) -> bool:
