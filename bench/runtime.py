@@ -29,7 +29,7 @@ from nokta_model.corpus import default_corpus_dir, split_lines
 from nokta_model.default import DEFAULT_WEIGHTS, DefaultRestorer, LazyNetwork, read_weights
 from nokta_model.evaluate import changed_words, evaluate, restore_all
 from nokta_model.neural import NeuralRestorer
-from nokta_model.neural.batching import Piece, batches
+from nokta_model.neural.batching import Piece, batches, padded
 from nokta_model.neural.checkpoint import load_model
 from nokta_model.neural.export import export_graph
 from nokta_model.neural.onnx_tagger import OnnxTagger
@@ -72,15 +72,7 @@ def network_batches(lines: list[str]) -> list[tuple[np.ndarray, np.ndarray]]:
 
 def _padded_batches(pieces: list[Piece]) -> list[tuple[np.ndarray, np.ndarray]]:
     pieces.sort(key=lambda piece: len(piece.ids))
-    padded = []
-    for batch in batches(pieces):
-        width = max(len(piece.ids) for piece in batch)
-        width += -width % 8
-        ids = np.zeros((len(batch), width), dtype=np.int64)
-        for row, piece in enumerate(batch):
-            ids[row, : len(piece.ids)] = piece.ids
-        padded.append((ids, np.array([len(piece.ids) for piece in batch], dtype=np.int64)))
-    return padded
+    return [padded(batch) for batch in batches(pieces)]
 
 
 def time_per_batch(taggers: dict[str, Tagger], work: list[tuple[np.ndarray, np.ndarray]], rounds: int) -> dict:

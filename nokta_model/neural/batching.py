@@ -47,7 +47,7 @@ def twin_probabilities(tagger: Tagger, keys: list[str]) -> list[np.ndarray]:
     pieces = [piece for index, key in enumerate(keys) for piece in _pieces(index, key, tagger.config)]
     pieces.sort(key=lambda piece: len(piece.ids))
     for batch in batches(pieces):
-        ids, lengths = _padded(batch)
+        ids, lengths = padded(batch)
         for piece, row in zip(batch, tagger.probabilities(ids, lengths)):
             out[piece.line][piece.start + piece.keep_from : piece.start + piece.keep_to] = row[
                 piece.keep_from : piece.keep_to
@@ -55,7 +55,7 @@ def twin_probabilities(tagger: Tagger, keys: list[str]) -> list[np.ndarray]:
     return [probabilities[1:-1] for probabilities in out]
 
 
-def _padded(batch: list[Piece]) -> tuple[np.ndarray, np.ndarray]:
+def padded(batch: list[Piece]) -> tuple[np.ndarray, np.ndarray]:
     """The batch's ids padded to its width, and each row's length."""
     ids = np.full((len(batch), _width(max(len(piece.ids) for piece in batch))), PAD, dtype=np.int64)
     for row, piece in enumerate(batch):
