@@ -9,6 +9,8 @@ import sys
 
 from nokta_model.backends import set_torch_defaults
 
+from .memory import hold_mmap_threshold
+
 #: The cyclic collector's thresholds: a model and a long document's analysis are a few
 #: hundred thousand objects, and with Python's defaults (700, 10, 10) full collections ran
 #: again and again while a document was analysed, each holding the GIL long enough for
@@ -21,7 +23,9 @@ GIL_SWITCH_INTERVAL_S = 0.0005
 
 
 def configure_process() -> None:
-    """Collector thresholds, GIL switch interval and torch's threads, for a server process."""
+    """Collector thresholds, GIL switch interval, malloc's mmap threshold and torch's
+    threads, for a server process."""
     gc.set_threshold(*GC_THRESHOLDS)
+    hold_mmap_threshold()
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
     set_torch_defaults()  # read when torch is imported, by the first model load

@@ -24,7 +24,7 @@ import numpy as np
 
 from .alphabet import AMBIGUOUS_LOWER, LOWER_TWIN, asciify, tr_lower
 from .errors import ModelFileError
-from .ngram.tables import SortedTable, delta_planes, from_delta_planes
+from .ngram.tables import SortedTable, delta_planes, from_delta_planes, narrowed_pairs
 from .npz import ArchiveFormat, load_archive, save_archive
 from .spans import Span
 
@@ -241,7 +241,7 @@ ARCHIVE = ArchiveFormat(  # window hashes stored as ``delta_planes`` (version 2)
 def save_context_model(model: ContextModel, path: Path, info: dict) -> None:
     arrays = {
         "window_hashes": delta_planes(model.table.keys),
-        "window_counts": model.table.values,
+        "window_counts": model.table.values.astype(np.uint32),
         "priors": model.priors,
     }
     save_archive(ARCHIVE, arrays, path, {"chain": [list(w) for w in CHAIN], "smoothing": SMOOTHING, **info})
@@ -254,6 +254,6 @@ def load_context_model(path: Path | None = None) -> ContextModel:
         raise ModelFileError(f"{path}: counted with other context windows than this nokta uses")
     try:
         keys = from_delta_planes(arrays["window_hashes"])
-        return ContextModel(SortedTable(keys, arrays["window_counts"]), arrays["priors"])
+        return ContextModel(SortedTable(keys, narrowed_pairs(arrays["window_counts"])), arrays["priors"])
     except ValueError as error:
         raise ModelFileError(f"{path}: inconsistent tables ({error})") from None

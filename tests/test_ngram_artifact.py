@@ -94,3 +94,40 @@ def _write_version_2(current, old):
     arrays.update({name: delta_planes(arrays[name]) for name in PLAIN_KEYS})
     schema = {**ARCHIVE.schema, **{name: (np.uint8, 2) for name in PLAIN_KEYS}}
     npz.save_archive(npz.ArchiveFormat(ARCHIVE.name, 2, schema), arrays, old, archive.meta)
+
+
+def _resident_kb(path) -> int:
+    """Resident KiB of this process's mappings of ``path`` (Linux's smaps)."""
+    resident, inside = 0, False
+    with open("/proc/self/smaps") as smaps:
+        for line in smaps:
+            fields = line.split()
+            if "-" in fields[0] and len(fields) >= 5:
+                inside = fields[-1] == str(path)
+            elif inside and fields[0] == "Rss:":
+                resident += int(fields[1])
+    return resident
+
+
+@pytest.mark.skipif(not hasattr(__import__("mmap"), "MADV_DONTNEED"), reason="madvise")
+def test_a_compressed_array_once_inflated_leaves_its_file_pages_out_of_memory(tmp_path):
+    form = npz.ArchiveFormat("test", 1, {"stored": (np.int64, 1), "packed": (np.int64, 1)})
+    packed = np.random.default_rng(0).integers(0, 2**62, size=1_000_000)  # 8 MB that barely compresses
+    path = tmp_path / "arrays.npz"
+    npz.save_archive(form, {"stored": np.arange(1000), "packed": packed}, path, {}, stored=["stored"])
+    archive = npz.Archive(form, path)
+    np.testing.assert_array_equal(archive["packed"], packed)
+    np.testing.assert_array_equal(archive["packed"], packed)  # read again from the dropped pages
+    assert archive["stored"][-1] == 999
+    assert _resident_kb(path.resolve()) < 1024  # of 8 MB mapped
+
+
+def test_loaded_tables_hold_narrow_types_with_the_same_lookups(tiny_model, tmp_path):
+    """Masks as int32 and the character counts as uint16: half their bytes in memory."""
+    path = tmp_path / "tiny.npz"
+    save_model(tiny_model, path, {})
+    loaded = load_model(path)
+    assert loaded.lexicon.masks.dtype == np.int32 and loaded.chars.table.values.dtype == np.uint16
+    np.testing.assert_array_equal(loaded.lexicon.masks, tiny_model.lexicon.masks)
+    np.testing.assert_array_equal(loaded.chars.table.values, tiny_model.chars.table.values)
+    assert NgramRestorer(loaded).restore(LINES) == NgramRestorer(tiny_model).restore(LINES)

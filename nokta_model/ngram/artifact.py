@@ -21,7 +21,9 @@ Layout (format ``nokta-ngram``, version 3):
 The plain int64 keys are stored uncompressed and read in place, mapped in memory
 (``npz``): every word is looked up in them, and random hashes do not compress. The other
 arrays are compressed; the character contexts are inflated only when a word the lexicon
-lacks first needs them. ``upgrade`` rewrites a version 2 file (every key array as
+lacks first needs them. In memory the masks are int32 and the character counts uint16
+(``tables.narrowed_masks``, ``narrowed_pairs``): half their bytes, for the language
+server's sake. ``upgrade`` rewrites a version 2 file (every key array as
 compressed delta planes) in this layout. A version 3 file written before the
 collocations were counted has none: it loads with an empty table.
 
@@ -46,7 +48,7 @@ from ..errors import ModelFileError
 from ..npz import Archive, ArchiveFormat, load_archive, save_archive
 from .charmodel import CharModel
 from .lm import LanguageModel, Lexicon
-from .tables import SortedTable, delta_planes, from_delta_planes
+from .tables import SortedTable, delta_planes, from_delta_planes, narrowed_masks, narrowed_pairs
 
 FORMAT, VERSION = "nokta-ngram", 3
 DEFAULT_ARTIFACT = Path(__file__).resolve().parent.parent / "data" / "ngram.npz"
@@ -160,7 +162,7 @@ def _read_model(path: Path) -> LanguageModel:
             return SortedTable(arrays[keys], arrays[values])
 
         return LanguageModel(
-            Lexicon(table("key_hashes", "key_spans"), arrays["masks"], arrays["counts"]),
+            Lexicon(table("key_hashes", "key_spans"), narrowed_masks(arrays["masks"]), arrays["counts"]),
             table("bigram_keys", "bigram_counts"),
             table("trigram_keys", "trigram_counts"),
             CharModel.deferred(lambda: _char_table(archive)),
@@ -173,7 +175,7 @@ def _read_model(path: Path) -> LanguageModel:
 
 def _char_table(archive: Archive) -> SortedTable:
     with _inconsistent_tables_refused(archive.path):
-        return SortedTable(_array(archive, "char_keys"), _array(archive, "char_counts"))
+        return SortedTable(_array(archive, "char_keys"), narrowed_pairs(_array(archive, "char_counts")))
 
 
 def _array(archive: Archive, name: str) -> np.ndarray:

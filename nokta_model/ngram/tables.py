@@ -12,6 +12,7 @@ import numpy as np
 
 ID_BITS = 21  # up to 2,097,151 word ids, three of them packed in one int64
 MAX_ID = (1 << ID_BITS) - 1
+_PAIR_LIMIT = np.iinfo(np.uint16).max
 SORTED_SEARCH_MIN = 256  # smaller batches of queries are searched as they come
 
 
@@ -113,3 +114,22 @@ def from_delta_planes(planes: np.ndarray) -> np.ndarray:
         deltas[:, byte] = plane
     keys = deltas.view("<i8").ravel()
     return np.cumsum(keys, out=keys)  # in place: faster than into a new array
+
+
+def narrowed_pairs(counts: np.ndarray) -> np.ndarray:
+    """(n, 2) counts (times plain, times twin) as uint16, to hold half the memory: the few
+    rows beyond its range (46 of the shipped character model's 1.8 M, the commonest short
+    contexts) are scaled down to fit, their ratio kept to 1 part in 65,535, which is all
+    a probability taken from them reads."""
+    over = np.flatnonzero(np.maximum(counts[:, 0], counts[:, 1]) > _PAIR_LIMIT)
+    narrowed = counts.astype(np.uint16)  # the rows over its range wrap: set below
+    if over.size:
+        rows = counts[over].astype(np.float64)
+        narrowed[over] = np.rint(rows * (_PAIR_LIMIT / rows.max(axis=1))[:, None])
+    return narrowed
+
+
+def narrowed_masks(masks: np.ndarray) -> np.ndarray:
+    """Spelling masks as int32 where every one fits (half the memory), else as they are."""
+    return masks.astype(np.int32) if masks.size and 0 <= masks.min() and masks.max() <= np.iinfo(np.int32).max else masks
+
