@@ -5,7 +5,8 @@ suffixes (Ankara'dır, Türkiye’nin) and hyphenated parts (Sened-i). Tokens th
 URLs, e-mail addresses, paths, numbers, Roman numerals of two letters or more ((ii),
 xiv.) or code-like identifiers (snake_case, camelCase, dotted.names) yield no words but
 a suffix after an apostrophe (GitHub'ın, 8.40'ı: the suffix is a word); dotted initials
-(M.O., G.Saray'ın) and sentences glued at a full stop (gelmisti.Sonra) are prose.
+and abbreviations (M.O., G.Saray'ın, Doc.Dr.) and sentences glued at a full stop
+(gelmisti.Sonra) are prose.
 """
 
 from __future__ import annotations
@@ -50,10 +51,12 @@ _PLAIN_TOKEN_RE = re.compile(r"[^\W\d_]+[,.;:!?)\"”]?")
 #: The punctuation a plain token may end with: str.isalpha tells the letters before it, the
 #: regular expression the rarer ones it does not take (² and ½ are letters to \w, not digits).
 _PLAIN_END = frozenset(',.;:!?)"”')
-# Dotted abbreviations and initials (M.O., M.O, T.C., G.Saray), with a suffix after an apostrophe
-# (G.Saray'ın, T.C.'nin), and two sentences glued at a full stop (gelmisti.Sonra): prose, although
-# they look like dotted names.
-_INITIALS_RE = re.compile(r"[(\[\"“‘]*(?:[A-ZÇĞİÖŞÜ]\.)+(?:[A-ZÇĞİÖŞÜ][a-zçğıöşü]*)?(?:['’][a-zçğıöşü]+)?[,.;:!?)\"”]*")
+# Dotted abbreviations and initials (M.O., M.O, T.C., G.Saray, Doc.Dr., Yrd.Doc.Dr.), with a suffix
+# after an apostrophe (G.Saray'ın, T.C.'nin), and two sentences glued at a full stop (gelmisti.Sonra):
+# prose, although they look like dotted names.
+_INITIALS_RE = re.compile(
+    r"[(\[\"“‘]*(?:[A-ZÇĞİÖŞÜ][a-zçğıöşü]{0,3}\.)+(?:[A-ZÇĞİÖŞÜ][a-zçğıöşü]*)?(?:['’][a-zçğıöşü]+)?[,.;:!?)\"”]*"
+)
 #: A suffix after an apostrophe glued to a token that is no word (an identifier, a number,
 #: a file name, a currency symbol: GitHub'ın, useState'i, 8.40'ı, README.md'yi, $'lık): the
 #: suffix is a word, the rest is skipped.

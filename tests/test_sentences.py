@@ -78,3 +78,22 @@ async def test_the_server_flags_only_the_turkish_sentences_words(client: Languag
         for d in diagnostics
     ]
     assert flagged == FLAGGED
+
+
+#: A full stop after a capital initial ends no sentence, and glued abbreviations are words.
+INITIALS_TYPED_AND_MEANT = [
+    (
+        "Koc Holding A.S. ve Turk Telekom A.S. hisseleri yukseldi.",
+        "Koç Holding A.Ş. ve Türk Telekom A.Ş. hisseleri yükseldi.",
+    ),
+    ("Yaklasik M.O. 3000 yilinda yapildi.", "Yaklaşık M.Ö. 3000 yılında yapıldı."),
+    ("Doc.Dr. Ayse Yilmaz konustu.", "Doç.Dr. Ayşe Yılmaz konuştu."),
+    ("The U.S. Senate voted on it.", "The U.S. Senate voted on it."),
+]
+
+
+@pytest.mark.parametrize("backend", ["ngram", "default"])
+def test_a_capital_initial_ends_no_sentence(backend):
+    restorer = load_restorer(backend, device="cpu")
+    typed, meant = zip(*INITIALS_TYPED_AND_MEANT)
+    assert restorer.restore(list(typed)) == list(meant)

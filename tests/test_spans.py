@@ -55,6 +55,7 @@ def test_dotted_initials_and_glued_sentences_are_words():
     short_forms = "G.Saray'in F.Bahce'yi yendi, T.C.'nin"
     assert words(short_forms) == ["G", "Saray'in", "F", "Bahce'yi", "yendi", "T", "C", "nin"]
     assert words("os.path'i ve a.b'c") == ["i", "ve"]  # a dotted name is code, a suffix after it a word
+    assert words("Doc.Dr. Ayse, Yrd.Doc.Dr. Ali") == ["Doc", "Dr", "Ayse", "Yrd", "Doc", "Dr", "Ali"]
 
 
 def test_word_part_texts_are_the_texts_of_word_parts():

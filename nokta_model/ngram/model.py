@@ -326,10 +326,19 @@ def _glued_suffix(line: str, start: int) -> bool:
 
 
 def _inside_sentence(line: str, start: int) -> bool:
-    """Whether a word starting at ``start`` follows other text of its sentence."""
+    """Whether a word starting at ``start`` follows other text of its sentence: the full
+    stop after a capital initial ends none (A.Ş. belirlendi, M. Kemal), while one after a
+    lower-case abbreviation may (d. Şam: doğum)."""
     while start and line[start - 1] in _OPENING:
         start -= 1
+    if start > 1 and _capital_initial_at(line, start - 2):
+        return True
     return start > 0 and line[start - 1] not in _SENTENCE_END
+
+
+def _capital_initial_at(line: str, at: int) -> bool:
+    """Whether ``line[at]`` is a capital standing alone before a full stop (the A and Ş of A.Ş.)."""
+    return line[at].isupper() and line[at + 1 : at + 2] == "." and (at == 0 or not line[at - 1].isalpha())
 
 
 def _word_evidence(stem: str, found: KeyEvidence, in_capitals: bool) -> WordEvidence:

@@ -131,5 +131,5 @@ def narrowed_pairs(counts: np.ndarray) -> np.ndarray:
 
 def narrowed_masks(masks: np.ndarray) -> np.ndarray:
     """Spelling masks as int32 where every one fits (half the memory), else as they are."""
-    return masks.astype(np.int32) if masks.size and 0 <= masks.min() and masks.max() <= np.iinfo(np.int32).max else masks
-
+    fits = masks.size > 0 and masks.min() >= 0 and masks.max() <= np.iinfo(np.int32).max
+    return masks.astype(np.int32) if fits else masks
