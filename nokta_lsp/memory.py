@@ -39,10 +39,6 @@ def _libc_function(name: str) -> Callable[..., int] | None:
         return None
 
 
-def _malloc_trim() -> Callable[[int], int] | None:
-    return _libc_function("malloc_trim")
-
-
 def hold_mmap_threshold() -> bool:
     """Serve every block of MMAP_THRESHOLD_BYTES or more from ``mmap``, from now on, so
     that freeing it gives it back; True where glibc took the setting."""
@@ -55,7 +51,7 @@ class MemoryTrimmer:
 
     def __init__(self, interval_s: float = TRIM_INTERVAL_S) -> None:
         self.interval_s = interval_s
-        self._trim = _malloc_trim()
+        self._trim = _libc_function("malloc_trim")
         self._last = time.monotonic()
         self._lock = threading.Lock()
 

@@ -1,6 +1,7 @@
 """The count-based model's file (format 3): hash keys read in place, the rest inflated when
 first used, each array checked; and the upgrade of a version 2 file."""
 
+import mmap
 import struct
 import zipfile
 
@@ -109,7 +110,7 @@ def _resident_kb(path) -> int:
     return resident
 
 
-@pytest.mark.skipif(not hasattr(__import__("mmap"), "MADV_DONTNEED"), reason="madvise")
+@pytest.mark.skipif(not hasattr(mmap, "MADV_DONTNEED"), reason="madvise")
 def test_a_compressed_array_once_inflated_leaves_its_file_pages_out_of_memory(tmp_path):
     form = npz.ArchiveFormat("test", 1, {"stored": (np.int64, 1), "packed": (np.int64, 1)})
     packed = np.random.default_rng(0).integers(0, 2**62, size=1_000_000)  # 8 MB that barely compresses
@@ -131,3 +132,13 @@ def test_loaded_tables_hold_narrow_types_with_the_same_lookups(tiny_model, tmp_p
     np.testing.assert_array_equal(loaded.lexicon.masks, tiny_model.lexicon.masks)
     np.testing.assert_array_equal(loaded.chars.table.values, tiny_model.chars.table.values)
     assert NgramRestorer(loaded).restore(LINES) == NgramRestorer(tiny_model).restore(LINES)
+
+
+def test_a_loaded_model_written_again_reads_back_the_same(tiny_model, tmp_path):
+    """The writer states the file's dtypes, whatever the narrowed ones held in memory."""
+    first, second = tmp_path / "first.npz", tmp_path / "second.npz"
+    save_model(tiny_model, first, {})
+    save_model(load_model(first), second, {})
+    again = load_model(second)
+    np.testing.assert_array_equal(again.lexicon.masks, tiny_model.lexicon.masks)
+    assert NgramRestorer(again).restore(LINES) == NgramRestorer(tiny_model).restore(LINES)

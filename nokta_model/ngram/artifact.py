@@ -95,7 +95,7 @@ def _arrays(model: LanguageModel) -> dict[str, np.ndarray]:
     arrays = {
         "key_hashes": lexicon.key_table.keys,
         "key_spans": lexicon.key_table.values.astype(np.int32),
-        "masks": lexicon.masks,
+        "masks": lexicon.masks.astype(np.int64),  # int32 in memory once loaded
         "counts": lexicon.counts,
         "bigram_keys": model.bigrams.keys,
         "bigram_counts": model.bigrams.values.astype(np.float32),
