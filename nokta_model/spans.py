@@ -62,6 +62,11 @@ _INITIALS_RE = re.compile(
 #: suffix is a word, the rest is skipped.
 _GLUED_SUFFIX_RE = re.compile(r"(?<=[\w)\]$€£₺¥])['’]([a-zçğıöşü]*[aeıioöuü][a-zçğıöşü]*)[,.;:!?)\"”]*$")
 _GLUED_SENTENCES_RE = re.compile(r"[(\[\"“‘]*[^\W\d_]*[a-zçğıöşü]{3}\.[A-ZÇĞİÖŞÜ][a-zçğıöşü]+[,.;:!?)\"”]*")
+#: A sentence's last word glued at its full stop to a token that is no prose as a whole: a
+#: capitalised word with a suffix (acikladi.NASA'da) or a bracket (cikartildi.(Cnnturk.com));
+#: and a sentence's first word glued to a bracket before it ((config.yml).Diger).
+_GLUED_AFTER_WORD_RE = re.compile(r"[(\[\"“‘]*([^\W\d_]*[a-zçğıöşü]{3})[.!?]+(?=\(|[A-ZÇĞİÖŞÜ][^\W\d_]*['’])")
+_GLUED_BEFORE_WORD_RE = re.compile(r"(?<=[)\]\"”][.!?])([A-ZÇĞİÖŞÜ][a-zçğıöşü]+(?:['’][a-zçğıöşü]+)?)[,.;:!?)\"”]*$")
 
 
 class Span(NamedTuple):
@@ -96,11 +101,28 @@ def word_spans(line: str) -> list[Span]:
             spans.append(_new_span((start, end - (not text[-1].isalpha()))))
         elif is_prose_token(text) or _INITIALS_RE.fullmatch(text) or _GLUED_SENTENCES_RE.fullmatch(text):
             spans.extend(_new_span((start + m.start(), start + m.end())) for m in _WORD_RE.finditer(text))
-        elif "'" in text or "’" in text:
-            suffix = _GLUED_SUFFIX_RE.search(text)
-            if suffix:
-                spans.append(_new_span((start + suffix.start(1), start + suffix.end(1))))
+        else:
+            spans.extend(_glued_token_spans(text, start))
     return spans
+
+
+def _glued_token_spans(token: str, start: int) -> list[Span]:
+    """The words of a token that is no prose as a whole (it starts at ``start``): a word glued
+    at a full stop to a piece of another token, that piece read as a token of its own; else
+    a suffix after an apostrophe (GitHub'ın)."""
+    word = _GLUED_AFTER_WORD_RE.match(token)
+    if word:
+        return [_new_span((start + word.start(1), start + word.end(1))), *_piece_spans(token, word.end(), start)]
+    word = _GLUED_BEFORE_WORD_RE.search(token)
+    if word:
+        return [*_piece_spans(token[: word.start()], 0, start), _new_span((start + word.start(1), start + word.end(1)))]
+    suffix = _GLUED_SUFFIX_RE.search(token) if "'" in token or "’" in token else None
+    return [_new_span((start + suffix.start(1), start + suffix.end(1)))] if suffix else []
+
+
+def _piece_spans(token: str, offset: int, start: int) -> list[Span]:
+    """The words of ``token[offset:]`` read as a token of its own."""
+    return [_new_span((start + offset + s.start, start + offset + s.end)) for s in word_spans(token[offset:])]
 
 
 def word_parts(word: str) -> list[Span]:

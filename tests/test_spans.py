@@ -58,6 +58,14 @@ def test_dotted_initials_and_glued_sentences_are_words():
     assert words("Doc.Dr. Ayse, Yrd.Doc.Dr. Ali") == ["Doc", "Dr", "Ayse", "Yrd", "Doc", "Dr", "Ali"]
 
 
+def test_a_word_glued_at_a_full_stop_to_a_token_that_is_no_prose_is_a_word():
+    assert words("bunu acikladi.NASA'da calisan") == ["bunu", "acikladi", "NASA'da", "calisan"]
+    assert words("karar cikartildi.(Cnnturk.com) -- yeni") == ["karar", "cikartildi", "yeni"]
+    assert words("(app/config/config.yml).Diger servisler") == ["Diger", "servisler"]
+    # dotted names stay code, whatever their capitals
+    assert words("React.Component.render ve System.Console.WriteLine") == ["ve"]
+
+
 def test_word_part_texts_are_the_texts_of_word_parts():
     for word in ("kitap", "Ankara'dır", "Türkiye’nin", "bas\u0327ka", "Sened-i", "x1-y", ""):
         assert word_part_texts(word) == [word[s.start : s.end] for s in word_parts(word)]
