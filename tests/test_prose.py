@@ -276,6 +276,16 @@ def test_capitalised_names_and_titles_do_not_make_a_sentence_english():
     assert keep_turkish(["Bugun geldim. This is the thing on the table."])[0].strip() == "Bugun geldim."
 
 
+def test_one_word_on_a_line_continuing_a_sentence_does_not_change_its_language():
+    wrapped = ["Install the packages listed in the file. May be given more than", "once."]
+    assert [line.strip() for line in keep_turkish(wrapped)] == ["", ""]
+    # two words of evidence, or a capital, start a Turkish sentence all the same
+    assert keep_turkish([wrapped[0], "once bunu yap."])[1] == "once bunu yap."
+    assert keep_turkish([wrapped[0], "Once."])[1] == "Once."
+    wrapped_turkish = ["Paketleri kurar ve dosyalari okur; bu islemi bir", "the."]
+    assert keep_turkish(wrapped_turkish) == wrapped_turkish
+
+
 def test_an_english_sentence_of_english_clauses_is_blanked():
     assert keep_turkish(["However, it is what it is, and we go."])[0].strip() == ""
 

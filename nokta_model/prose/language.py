@@ -9,8 +9,9 @@ words, one of them a common English word (``Framework 4.8 cikti!`` and ``Postgre
 postgresql`` are Turkish with English terms: the restorer decides such words one by one,
 ``nokta_model.codeswitch``). A sentence without evidence takes the
 language of the nearest decided sentence before it (after it at the start of a
-document); a document without any evidence is taken as Turkish. Non-Turkish sentences
-are blanked before the model.
+document), and so does a line's first sentence with a single word of evidence when it
+starts in lower case (it continues a wrapped sentence); a document without any evidence
+is taken as Turkish. Non-Turkish sentences are blanked before the model.
 """
 
 from __future__ import annotations
@@ -170,8 +171,8 @@ def turkish_line(line: str, turkish: bool | None) -> tuple[str, bool | None, boo
         return line, turkish, None
     out, first = line, None
     pending: list[tuple[int, int]] = []
-    for sentence in _scored_sentences(line):
-        if sentence.score:
+    for index, sentence in enumerate(_scored_sentences(line)):
+        if sentence.score and not (index == 0 and turkish is not None and _continues(line, sentence)):
             if turkish is None:
                 first = sentence.score > 0
                 if not first:
@@ -186,6 +187,14 @@ def turkish_line(line: str, turkish: bool | None) -> tuple[str, bool | None, boo
             for clause in sentence.english_clauses:
                 out = _blank_piece(out, *clause)
     return out, turkish, first
+
+
+def _continues(line: str, sentence: Sentence) -> bool:
+    """A line's first sentence that starts in lower case with a single piece of evidence
+    continues the sentence before it (a wrapped paragraph: "May be given more than" /
+    "once."): one word does not change the language there."""
+    first_word = SCORED_WORD_RE.search(line, sentence.start, sentence.end)
+    return abs(sentence.score) == 1 and first_word is not None and first_word.group()[0].islower()
 
 
 def keep_turkish(lines: Sequence[str]) -> list[str]:
