@@ -286,6 +286,15 @@ def test_one_word_on_a_line_continuing_a_sentence_does_not_change_its_language()
     assert keep_turkish(wrapped_turkish) == wrapped_turkish
 
 
+def test_a_sentence_whose_english_words_only_balance_its_turkish_ones_is_turkish():
+    english = "This is the file we read."
+    balanced = 'Sarki "All of the Lights" in albumun bir sonraki single\'i olacagini da yazdi.'
+    assert keep_turkish([english, balanced])[1] == balanced
+    # a Turkish ending on a word in capitals is no Turkish word: a licence stays English
+    licence = "WITHOUT ANY WARRANTY of MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE."
+    assert keep_turkish([english, licence])[1].strip() == ""
+
+
 def test_an_english_sentence_of_english_clauses_is_blanked():
     assert keep_turkish(["However, it is what it is, and we go."])[0].strip() == ""
 

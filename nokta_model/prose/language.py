@@ -135,11 +135,11 @@ def _scored_sentence(line: str, start: int, end: int) -> Sentence:
     decides (Toplanti yarin, it is urgent though: a Turkish sentence with an English clause)."""
     first_word = SCORED_WORD_RE.search(line, start, end)
     first = first_word.start() if first_word else start
-    words, scores = _word_scores(line, start, end, first)
-    if scores.count(-1) < ENGLISH_CLAUSE_WORDS or not any(map(common_english_word, words)):
+    words, sentence_scores = _word_scores(line, start, end, first)
+    if sentence_scores.count(-1) < ENGLISH_CLAUSE_WORDS or not any(map(common_english_word, words)):
         # Too few English words for an English clause, or only English spellings: names and
         # terms (postgresql) in a Turkish sentence; English has its common words.
-        return Sentence(start, end, max(0, sum(scores)), ())
+        return Sentence(start, end, _net(max(0, sum(sentence_scores)), words, sentence_scores), ())
     english: list[tuple[int, int]] = []
     total = rest = 0
     for clause in _CLAUSE_RE.finditer(line, start, end):
@@ -150,7 +150,15 @@ def _scored_sentence(line: str, start: int, end: int) -> Sentence:
             english.append(clause.span())
         else:
             rest += score
-    return Sentence(start, end, rest if rest else total, tuple(english))
+    return Sentence(start, end, _net(rest if rest else total, words, sentence_scores), tuple(english))
+
+
+def _net(score: int, words: list[str], scores: list[int]) -> int:
+    """A sentence's evidence: one whose Turkish words its English words only balance is
+    Turkish (+1), its English words then left to the restorer's word guard ("All of the
+    Lights" in albumun bir sonraki single'i olacagini yazdi). Words in capitals do not
+    count here (a licence's PARTICULAR has a Turkish ending)."""
+    return score or int(any(s > 0 and not word.isupper() for word, s in zip(words, scores)))
 
 
 @lru_cache(maxsize=4096)
