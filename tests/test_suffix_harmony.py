@@ -99,7 +99,8 @@ def test_a_number_or_an_identifier_before_the_apostrophe_settles_the_whole_token
     line = "Her birine 6'sar tane, ProgressBar'in rengi"
     tokens = word_spans(line)
     assert [line[t.start : t.end] for t in tokens] == ["Her", "birine", "sar", "tane", "in", "rengi"]
-    assert token_suffix(line, tokens[2], "sar") == Suffix(0, fixed_back=True, distributive=True)  # altı
+    six = Suffix(0, fixed_back=True, distributive=True, after_number=True)  # altı
+    assert token_suffix(line, tokens[2], "sar") == six
     assert token_suffix(line, tokens[4], "in") == Suffix(0, "Bar", fixed_back=True)
     assert spelled_masks("sar", Suffix(0, fixed_back=True, distributive=True), "sar", both=True) == ["şar"]
     assert token_suffix(line, tokens[1], "birine") is None
@@ -126,6 +127,8 @@ SENTENCES = [
     ("Yeni surum README.md'sinde anlatiliyor.", "Yeni sürüm README.md'sinde anlatılıyor."),
     ("Fiyatlar yuzde 8.40'i asti.", "Fiyatlar yüzde 8.40'ı aştı."),
     ("Satir(lar)in yuksekligini ayarla.", "Satır(lar)ın yüksekliğini ayarla."),
+    # after a number the reading settles the vowel, whatever the words around favour
+    ("Ogrencilerin 164’u 15 yasinda, 334’u 16 yasinda.", "Öğrencilerin 164’ü 15 yaşında, 334’ü 16 yaşında."),
 ]
 
 

@@ -84,6 +84,7 @@ class Suffix:
     stem: str = ""
     fixed_back: bool | None = None
     distributive: bool = False  # after a number, -şar/-şer: its s is ş
+    after_number: bool = False  # the number's reading settles the vowels: no other spelling is Turkish
     shouted: bool = False  # the suffix is typed in capitals: a stem in capitals may be a word (TÜRK'ÜN)
 
 
@@ -97,7 +98,7 @@ def token_suffix(line: str, token: Span, key: str) -> Suffix | None:
         number = _NUMBER_BEFORE_RE.search(line, max(0, token.start - _NUMBER_REACH), token.start)
         if number:
             back = number_vowel(number.group(1)) in _BACK
-            return Suffix(0, fixed_back=back, distributive=_is_distributive(key))
+            return Suffix(0, fixed_back=back, distributive=_is_distributive(key), after_number=True)
         symbol = _SYMBOL_VOWELS.get(line[token.start - 2])
         if symbol:
             return Suffix(0, fixed_back=symbol in _BACK)

@@ -249,10 +249,15 @@ class DefaultRestorer(Restorer):
         return positions
 
     def _suffix_harmonised(self, position: Position, suffix: Suffix) -> Position:
-        """The spellings of a suffix out of harmony with what it follows penalised."""
+        """The spellings of a suffix out of harmony with what it follows penalised; after a
+        number (334'ü: dört), left out."""
         flags = disagreements(position, suffix)
         if len(set(flags)) < 2:
             return position
+        if suffix.after_number:
+            kept = [i for i, flag in enumerate(flags) if not flag]
+            ids, masks = [position.ids[i] for i in kept], [position.masks[i] for i in kept]
+            return Position(ids, [position.emission(i) for i in kept], masks, position.key)
         penalty = self.weights.suffix_harmony
         emissions = [position.emission(i) - penalty * flag for i, flag in enumerate(flags)]
         return Position(list(position.ids), emissions, masks=list(position.masks), key=position.key)
