@@ -230,6 +230,7 @@ def test_the_shipped_default_is_the_lattice_with_every_model():
         ('Adi "Sirlar Kitabi" dir.', 'Adı "Sırlar Kitabı" dır.'),  # a suffix written apart
         ("ara-di-niz, bak-ti-niz, yaz-mis-sin", "ara-dı-nız, bak-tı-nız, yaz-mış-sın"),  # cut off by hyphens
         ("Bu nokta-i nazardan", "Bu nokta-i nazardan"),  # the izafet keeps its -i
+        ("Bu âlimi herkes tanir.", "Bu âlimi herkes tanır."),  # a circumflex typed: the word's letters stand
     ],
 )
 def test_the_shipped_default_on_each_error_class(typed, meant):

@@ -50,6 +50,7 @@ UNSEEN_ALTERNATIVES = 4
 _SUFFIX_GAP_RE = re.compile(r"[\s\"'“”‘’]+")
 _BRACKETED_SUFFIX_RE = re.compile(r"\w\(")  # satır(lar)ın: a suffix in brackets glued to its word
 _HYPHEN_GAP_RE = re.compile(r"[\s(]*-[\s(]*")  # yaz-dı, yaz-ı-yor-(lar- mış), yaz-dı (-lar-mış)
+_CIRCUMFLEXES = frozenset("âîûÂÎÛ")
 #: Letters of context the network sees either side of an unseen word: as few as keep the
 #: word errors of far wider windows on the tune and dev splits (bench/results/default_speed.md).
 UNSEEN_CONTEXT = 12
@@ -293,15 +294,16 @@ class DefaultRestorer(Restorer):
         if collocation is not None:
             emissions = [e + weights.collocation * c for e, c in zip(emissions, collocation)]
         typed = spelling_mask(key, text) or 0
-        evidence = self._typed_evidence(lexicon, typed, typed_line)
+        evidence = self._typed_evidence(lexicon, typed, typed_line, not _CIRCUMFLEXES.isdisjoint(text))
         if evidence:
             emissions = [e + evidence * flag for e, flag in zip(emissions, typed_spelling_flags(lexicon, typed))]
         return Position(list(lexicon.ids), emissions, masks=list(lexicon.masks), key=key)
 
-    def _typed_evidence(self, lexicon: Position, typed: int, typed_line: bool) -> float:
-        """The bonus of the as-typed spelling: the writer typed Turkish letters in the word,
-        or elsewhere on the line and the word as typed is counted in running text."""
-        if typed:
+    def _typed_evidence(self, lexicon: Position, typed: int, typed_line: bool, circumflex: bool) -> float:
+        """The bonus of the as-typed spelling: the writer typed Turkish letters in the word
+        (or a circumflex: âlimi), or elsewhere on the line and the word as typed is counted
+        in running text."""
+        if typed or circumflex:
             return self.weights.typed_word
         if (
             typed_line
