@@ -290,6 +290,9 @@ def test_a_sentence_whose_english_words_only_balance_its_turkish_ones_is_turkish
     english = "This is the file we read."
     balanced = 'Sarki "All of the Lights" in albumun bir sonraki single\'i olacagini da yazdi.'
     assert keep_turkish([english, balanced])[1] == balanced
+    # three Turkish words make a sentence Turkish, more English words or not
+    outweighed = "West, Twitter'i uzerinden \"All of the Lights\" in albumun bir sonraki single'i olacagini yazdi."
+    assert keep_turkish([english, outweighed])[1] == outweighed
     # a Turkish ending on a word in capitals is no Turkish word: a licence stays English
     licence = "WITHOUT ANY WARRANTY of MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE."
     assert keep_turkish([english, licence])[1].strip() == ""

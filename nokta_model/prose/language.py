@@ -67,6 +67,7 @@ _ENGLISH_SPELLING_RE = re.compile(r"[wxq]|th|ing$|tion$|tions$|ness$|n't$|'s$|ee
 _SENTENCE_RE = re.compile(r"[^.!?;:]+[.!?;:]*")
 _CLAUSE_RE = re.compile(r"[^,]+")
 ENGLISH_CLAUSE_WORDS = 2
+TURKISH_SENTENCE_WORDS = 3  # … and Turkish words that make a sentence Turkish whatever else it has
 
 
 #: Distinct words remembered: enough for most running text in a few megabytes (a larger
@@ -154,11 +155,13 @@ def _scored_sentence(line: str, start: int, end: int) -> Sentence:
 
 
 def _net(score: int, words: list[str], scores: list[int]) -> int:
-    """A sentence's evidence: one whose Turkish words its English words only balance is
-    Turkish (+1), its English words then left to the restorer's word guard ("All of the
+    """A sentence's evidence: one whose Turkish words its English words only balance, or
+    one with ``TURKISH_SENTENCE_WORDS`` Turkish words, is Turkish (+1 at least), its English
+    words then left to the restorer's word guard (West, Twitter'i uzerinden "All of the
     Lights" in albumun bir sonraki single'i olacagini yazdi). Words in capitals do not
     count here (a licence's PARTICULAR has a Turkish ending)."""
-    return score or int(any(s > 0 and not word.isupper() for word, s in zip(words, scores)))
+    turkish = sum(s > 0 and not word.isupper() for word, s in zip(words, scores))
+    return max(score, 1) if turkish >= TURKISH_SENTENCE_WORDS or (turkish and not score) else score
 
 
 @lru_cache(maxsize=4096)
