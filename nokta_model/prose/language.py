@@ -183,7 +183,7 @@ def turkish_line(line: str, turkish: bool | None) -> tuple[str, bool | None, boo
     out, first = line, None
     pending: list[tuple[int, int]] = []
     for index, sentence in enumerate(_scored_sentences(line)):
-        if sentence.score and not (index == 0 and turkish is not None and _continues(line, sentence)):
+        if sentence.score and not (index == 0 and _continues(line, sentence)):
             if turkish is None:
                 first = sentence.score > 0
                 if not first:
@@ -203,7 +203,7 @@ def turkish_line(line: str, turkish: bool | None) -> tuple[str, bool | None, boo
 def _continues(line: str, sentence: Sentence) -> bool:
     """A line's first sentence that starts in lower case with a single piece of evidence
     continues the sentence before it (a wrapped paragraph: "May be given more than" /
-    "once."): one word does not change the language there."""
+    "once."): one word there is no evidence, so the language goes on as it came."""
     first_word = SCORED_WORD_RE.search(line, sentence.start, sentence.end)
     return abs(sentence.score) == 1 and first_word is not None and first_word.group()[0].islower()
 
