@@ -221,6 +221,11 @@ def test_a_word_running_text_writes_under_a_capital_i_keeps_it(capitals_model):
     ]
 
 
+def test_a_word_with_a_suffix_never_written_under_a_capital_goes_by_its_stem(capitals_model):
+    # running text wrote Index, never Index'i: the stem's capital decides
+    assert capitals_model.restore(["Index'i guncel", "Istanbul'u guzel"]) == ["Index'i güncel", "İstanbul'u güzel"]
+
+
 def test_a_word_seen_only_in_capitals_keeps_its_dotted_i_in_lower_case(capitals_model):
     assert capitals_model.restore(["crispr yontemi gelistirildi"]) == ["crispr yöntemi geliştirildi"]
 

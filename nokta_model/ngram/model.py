@@ -20,7 +20,7 @@ from ..spans import Span, word_part_texts
 from ..words import MAX_MASK_BITS, ambiguous_positions, spelling_mask, token_key, token_spans
 from .arcs import score_windows
 from .artifact import DEFAULT_ARTIFACT, load_model
-from .capitals import MAX_ACRONYM, all_capitals
+from .capitals import MAX_ACRONYM, all_capitals, word_stem
 from .collocations import collocation_scores
 from .lm import LanguageModel
 from .tables import ID_BITS, hash_all
@@ -76,7 +76,9 @@ class NgramRestorer(Restorer):
         running text has the dotted spelling at least as often as the undotted one (the
         word lists hold lower-cased foreign names, intel, that would otherwise dot them),
         or, on a line typed in ASCII, when the lexicon knows neither: then the letter
-        models' choice stands (Istanbulca -> İstanbulca)."""
+        models' choice stands (Istanbulca -> İstanbulca). A word with a suffix after an
+        apostrophe that running text never writes goes by its stem (Index'i as Index)."""
+        dotted, undotted = self._known_or_stems(dotted, undotted)
         counts = self.counts(dotted + undotted)
         under = self._under_capitals(dotted, undotted)
         return [
@@ -85,6 +87,21 @@ class NgramRestorer(Restorer):
                 counts[: len(dotted)], counts[len(dotted) :], ascii_lines, under
             )
         ]
+
+    def _known_or_stems(self, dotted: list[str], undotted: list[str]) -> tuple[list[str], list[str]]:
+        """Each pair of spellings as it is, or its stems (up to an apostrophe) where running
+        text never wrote the word under a capital and wrote its stem so."""
+        suffixed = [i for i, word in enumerate(dotted) if "'" in word or "’" in word]
+        if not suffixed:
+            return dotted, undotted
+        stems = [(word_stem(dotted[i]), word_stem(undotted[i])) for i in suffixed]
+        under = self._under_capitals([dotted[i] for i in suffixed], [undotted[i] for i in suffixed])
+        under_stems = self._under_capitals([d for d, _ in stems], [u for _, u in stems])
+        dotted, undotted = list(dotted), list(undotted)
+        for i, (d, u), word, stem in zip(suffixed, stems, under, under_stems):
+            if not any(word) and any(stem):
+                dotted[i], undotted[i] = d, u
+        return dotted, undotted
 
     def _under_capitals(self, dotted: list[str], undotted: list[str]) -> list[list[float]]:
         """(times written under a capital İ, under a capital I) of each word: of its hyphen
