@@ -69,6 +69,12 @@ _GLUED_AFTER_WORD_RE = re.compile(r"[(\[\"“‘]*([^\W\d_]*[a-zçğıöşü]{3}
 _GLUED_BEFORE_WORD_RE = re.compile(r"(?<=[)\]\"”][.!?])([A-ZÇĞİÖŞÜ][a-zçğıöşü]+(?:['’][a-zçğıöşü]+)?)[,.;:!?)\"”]*$")
 
 
+#: Stand-ins that prose masking writes for the last character of a masked token a suffix
+#: follows (`Django`'nun, @nzakas'ın: ``prose.base.with_stem_standins``): the token is read
+#: with back or front vowels. No letters, so nothing in them is restored.
+BACK_STEM, FRONT_STEM = "\ue000", "\ue001"
+
+
 class Span(NamedTuple):
     """A half-open range ``[start, end)`` of code points in a line."""
 

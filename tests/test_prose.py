@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from nokta_model import prose
 from nokta_model.prose import FORMATS, format_for_path, keep_turkish, mask_lines, masker_for, prose_lines
+from nokta_model.spans import BACK_STEM, FRONT_STEM
 
 
 def masked(format_name: str, text: str) -> list[str]:
@@ -190,6 +191,28 @@ def test_mentions_and_hashtags_are_masked_in_every_format():
         out = mask_lines(name, [text])[0]
         assert "Ozlem" not in out and "guzelgunler" not in out, name
         assert "Bugun" in out and "yazdik" in out, name
+
+
+def test_a_masked_token_a_suffix_follows_keeps_a_stand_in_for_how_it_is_read():
+    [line] = mask_lines("markdown", ["`Django`'nin, @nzakas'in, `git`'in, `React`'in"])
+    # back for Django and nzakas, front for git; React is read two ways: blank
+    assert (
+        line
+        == " " * 7
+        + BACK_STEM
+        + "'nin, "
+        + " " * 6
+        + BACK_STEM
+        + "'in, "
+        + " " * 4
+        + FRONT_STEM
+        + "'in, "
+        + " " * 7
+        + "'in"
+    )
+    # an apostrophe after an opening bracket or inside prose is no suffix; code files have none
+    assert mask_lines("plain", ["print('merhaba') ve Ali'nin"]) == ["print('merhaba') ve Ali'nin"]
+    assert not {BACK_STEM, FRONT_STEM} & set(mask_lines("code-hash", ["x = f'kullanici adi'  # @ali'nin"])[0])
 
 
 def test_registry_by_name_path_and_language_id():

@@ -8,8 +8,9 @@ import sys
 
 import pytest
 
-from nokta_model.default.harmony import Suffix, disagreements, harmonious_masks, number_vowel, stem_back, token_suffix
+from nokta_model.default.harmony import Suffix, disagreements, harmonious_masks, token_suffix
 from nokta_model.lattice import Position
+from nokta_model.reading import number_vowel, stem_back
 from nokta_model.spans import word_spans
 from nokta_model.words import spell, spelling_mask
 
@@ -145,3 +146,13 @@ def test_nokta_restore_spells_suffixes_in_harmony():
     result = subprocess.run(command, input=typed.encode(), capture_output=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stdout.decode().splitlines() == [meant for _, meant in SENTENCES]
+
+
+def test_nokta_restore_spells_a_suffix_after_masked_code_or_a_mention_in_harmony():
+    typed = "Bunu `Flask`'in belgelerinde, @nzakas'in yazisinda ve `git`'in kaynaginda okudum.\n"
+    command = [sys.executable, "-m", "nokta_model", "restore", "--format", "markdown"]
+    result = subprocess.run(command, input=typed.encode(), capture_output=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert (
+        result.stdout.decode() == "Bunu `Flask`'ın belgelerinde, @nzakas'ın yazısında ve `git`'in kaynağında okudum.\n"
+    )

@@ -3,7 +3,10 @@
 A masker turns one line into the same-length line with its non-prose characters
 (markup, code, link targets, math, …) replaced by spaces, so an offset in the masked
 line is the same offset in the real line. Constructs that span lines (fences, block
-comments, math) are carried to the next line in a typed, hashable state.
+comments, math) are carried to the next line in a typed, hashable state. A masked
+token that a suffix follows after an apostrophe (`Django`'nun, @nzakas'ın) keeps a
+stand-in for how it is read (``spans.BACK_STEM``, ``spans.FRONT_STEM``), so the
+restorer spells the suffix in harmony with it.
 """
 
 from __future__ import annotations
@@ -13,6 +16,9 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+
+from nokta_model.reading import identifier_back
+from nokta_model.spans import BACK_STEM, FRONT_STEM
 
 #: One line in a state -> (the masked line, the state the next line starts in).
 Scan = Callable[[Any, str], "tuple[str, Any]"]
@@ -28,6 +34,10 @@ _URL_RE = re.compile(rf"(?:\b[a-zA-Z][a-zA-Z0-9+.-]*://|\b[wW]{{3}}\.|\bmailto:)
 # A host name without a scheme, followed by a path: github.com/ali/guzel-proje.
 _HOST_PATH_RE = re.compile(rf"(?<![\w@/.-])(?:[A-Za-z0-9-]+\.)+[A-Za-z]{{2,}}(?::\d+)?/(?:{_URL_END})?")
 _EMAIL_RE = re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]*\w")
+#: An apostrophe glued to the letters of a suffix and to a word, number or closing mark
+#: before it (not to an opening bracket or an operator: print('merhaba'), x='ad').
+_SUFFIX_APOSTROPHE_RE = re.compile(r"(?<=[\w`)\]\"”»])['’](?=[^\W\d_])")
+_TRAILING_MARKS_RE = re.compile(r"[^\w]+$")  # `Django` -> Django, (README) -> README
 
 
 @dataclass(frozen=True)
@@ -49,7 +59,7 @@ class Masker:
 
     def mask_line(self, state: Hashable, line: str) -> tuple[str, Hashable]:
         """One line masked, given the state the line before left (``start`` for the first)."""
-        return _mask_line(self.scan, state, line)
+        return _mask_line(self.scan, state, line, not self.code)
 
     def mask_lines(self, lines: Sequence[str]) -> list[str]:
         """Every line with its non-prose characters blanked (same length per line)."""
@@ -62,9 +72,28 @@ class Masker:
 
 
 @lru_cache(maxsize=4096)
-def _mask_line(scan: Scan, state: Hashable, line: str) -> tuple[str, Hashable]:
+def _mask_line(scan: Scan, state: Hashable, line: str, standins: bool) -> tuple[str, Hashable]:
+    """``standins``: whether masked tokens get stand-ins; not in a programming language,
+    where an apostrophe after code opens a string (f'kullanici adi')."""
     masked, after = scan(state, line)
-    return mask_social(mask_links(masked)), after
+    masked = mask_social(mask_links(masked))
+    return (with_stem_standins(line, masked) if standins else masked), after
+
+
+def with_stem_standins(line: str, masked: str) -> str:
+    """``masked`` with the last character of each wholly masked token that a suffix
+    follows replaced by the stand-in for how the token is read (back or front vowels:
+    ``reading.identifier_back``); a token read no settled way stays blank."""
+    if masked == line or ("'" not in line and "’" not in line):
+        return masked
+    for apostrophe in _SUFFIX_APOSTROPHE_RE.finditer(line):
+        at = apostrophe.start()
+        start = max(line.rfind(" ", 0, at), line.rfind("\t", 0, at)) + 1
+        if masked[at] == line[at] and masked[start:at].isspace():
+            back = identifier_back(_TRAILING_MARKS_RE.sub("", line[start:at]))
+            if back is not None:
+                masked = masked[: at - 1] + (BACK_STEM if back else FRONT_STEM) + masked[at:]
+    return masked
 
 
 def mask_links(line: str) -> str:
