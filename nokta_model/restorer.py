@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .alphabet import AMBIGUOUS, model_lower, nfc_with_offsets, restore_letters
+from .alphabet import AMBIGUOUS, TURKISH_ONLY, model_lower, nfc_with_offsets, restore_letters
 from .spans import Span, word_spans
 
 _APOSTROPHE_RE = re.compile("['’]")
@@ -174,7 +174,7 @@ class Restorer(ABC):
             for ci, (spelling, _) in enumerate(rankings[li][wi])
         ]
         dotted = [rankings[li][wi][ci][0] for li, wi, ci, _ in asked]
-        ascii_lines = [prepared[li].nfc.isascii() for li, *_ in asked]
+        ascii_lines = [TURKISH_ONLY.isdisjoint(prepared[li].nfc) for li, *_ in asked]
         allowed = self.dotted_capitals(dotted, [undotted for *_, undotted in asked], ascii_lines)
         for (li, wi, ci, undotted), ok in zip(asked, allowed):
             if not ok:

@@ -225,6 +225,7 @@ def test_the_shipped_default_is_the_lattice_with_every_model():
         ("Intel yeni islemcisini tanitti.", "Intel yeni işlemcisini tanıttı."),
         ("Istanbulca konusurlar.", "İstanbulca konuşurlar."),  # unseen: the letter models dot it
         ("Istanbulca konuşurlar.", "Istanbulca konuşurlar."),  # typed with Turkish letters: I is meant
+        ("“Istanbulca” konusurlar.", "“İstanbulca” konuşurlar."),  # typographic quotes are no Turkish letters
         ("Calismayi bitirdi.Sonra eve gitti.", "Çalışmayı bitirdi.Sonra eve gitti."),
         ("1990'li yillarda buyudu.", "1990'lı yıllarda büyüdü."),  # a suffix after a number: doksan
         ('Adi "Sirlar Kitabi" dir.', 'Adı "Sırlar Kitabı" dır.'),  # a suffix written apart
