@@ -75,9 +75,9 @@ class NgramRestorer(Restorer):
         only when it writes it under a capital İ at least as often. Else dotted only when
         running text has the dotted spelling at least as often as the undotted one (the
         word lists hold lower-cased foreign names, intel, that would otherwise dot them),
-        or, on a line typed without Turkish letters, when the lexicon knows neither: then the letter
-        models' choice stands (Istanbulca -> İstanbulca). A word with a suffix after an
-        apostrophe that running text never writes goes by its stem (Index'i as Index)."""
+        or, on a line typed without Turkish letters, when the lexicon knows neither: then
+        the letter models' choice stands (Istanbulca -> İstanbulca). A word with a suffix
+        after an apostrophe that running text never writes goes by its stem (Index'i as Index)."""
         dotted, undotted = self._known_or_stems(dotted, undotted)
         counts = self.counts(dotted + undotted)
         under = self._under_capitals(dotted, undotted)
