@@ -321,6 +321,14 @@ def test_a_sentence_whose_english_words_only_balance_its_turkish_ones_is_turkish
     assert keep_turkish([english, licence])[1].strip() == ""
 
 
+def test_a_quoted_title_and_a_suffix_after_it_say_nothing_of_the_language():
+    english = "This is the file we read."
+    titled = 'Sarki "All of the Lights" in albumun ikinci single i oldu.'
+    assert keep_turkish([english, titled])[1] == titled
+    # quotes in an English sentence leave it English
+    assert keep_turkish(['He said "we need the key" and left.'])[0].strip() == ""
+
+
 def test_an_english_sentence_of_english_clauses_is_blanked():
     assert keep_turkish(["However, it is what it is, and we go."])[0].strip() == ""
 

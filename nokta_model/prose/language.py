@@ -66,6 +66,10 @@ _TURKISH_SUFFIXES = tuple(
 _ENGLISH_SPELLING_RE = re.compile(r"[wxq]|th|ing$|tion$|tions$|ness$|n't$|'s$|ee|oo[^o]|ould$|ght")
 _SENTENCE_RE = re.compile(r"[^.!?;:]+[.!?;:]*")
 _CLAUSE_RE = re.compile(r"[^,]+")
+_QUOTED_RE = re.compile(r'"[^"]+"|“[^”]+”')
+_CAPITALISED_RE = re.compile(r"\b[A-Z]")
+#: A Turkish case suffix written apart after a closing quote ("Stronger" in, "Faust" i).
+_QUOTE_SUFFIX_RE = re.compile(r'["”] (?:n?[iı]n|[iı]|y[iı])\b')
 ENGLISH_CLAUSE_WORDS = 2
 TURKISH_SENTENCE_WORDS = 3  # … and Turkish words that make a sentence Turkish whatever else it has
 
@@ -120,15 +124,28 @@ def _english_clause(scores: list[int]) -> bool:
 def _word_scores(line: str, start: int, end: int, first: int) -> tuple[list[str], list[int]]:
     """The scored words of ``line[start:end]`` and their evidence. A capitalised word after
     the sentence's first word (at ``first``) is a name or a title (Atlantic Records, "White
-    and Nerdy", PostgreSQL): its English spelling says nothing of the sentence's language."""
-    words = SCORED_WORD_RE.findall(line, start, end)
+    and Nerdy", PostgreSQL): its English spelling says nothing of the sentence's language;
+    nor do the words of a title in double quotes when it has a capitalised word ("All of the
+    Lights"), nor a suffix written apart after the closing quote ("Stronger" in klibi)."""
+    found = list(SCORED_WORD_RE.finditer(line, start, end))
+    words = [match.group() for match in found]
     scores = list(map(word_evidence, words))
     if -1 in scores:
+        titles = _quoted_titles(line, start, end) if '"' in line or "“" in line else ()
         # The range's first word is the sentence's first when the range starts at or before it.
-        for index, word in enumerate(words):
-            if scores[index] < 0 and (index or start > first) and word[0].isupper():
+        for index, (word, match) in enumerate(zip(words, found)):
+            if scores[index] < 0 and (
+                ((index or start > first) and word[0].isupper())
+                or any(a < match.start() < b for a, b in titles)
+                or _QUOTE_SUFFIX_RE.match(line, match.start() - 2, match.end())
+            ):
                 scores[index] = 0
     return words, scores
+
+
+def _quoted_titles(line: str, start: int, end: int) -> list[tuple[int, int]]:
+    """(start, end) of the spans in double quotes in ``line[start:end]`` that hold a capitalised word."""
+    return [m.span() for m in _QUOTED_RE.finditer(line, start, end) if _CAPITALISED_RE.search(m.group())]
 
 
 def _scored_sentence(line: str, start: int, end: int) -> Sentence:
