@@ -69,6 +69,9 @@ _GLUED_AFTER_WORD_RE = re.compile(r"[(\[\"“‘]*([^\W\d_]*[a-zçğıöşü]{3}
 _GLUED_BEFORE_WORD_RE = re.compile(r"(?<=[)\]\"”][.!?])([A-ZÇĞİÖŞÜ][a-zçğıöşü]+(?:['’][a-zçğıöşü]+)?)[,.;:!?)\"”]*$")
 
 
+#: The genitive or the accusative written apart after a closing quote ("Faust" ı, "All of the
+#: Lights" ın): a Turkish suffix, whatever English word it spells.
+SUFFIX_AFTER_QUOTE_RE = re.compile(r'["”] (?:n?[iı]n|y?[iı])\b')
 #: Stand-ins that prose masking writes for the last character of a masked token a suffix
 #: follows (`Django`'nun, @nzakas'ın: ``prose.base.with_stem_standins``): the token is read
 #: with back or front vowels. No letters, so nothing in them is restored.

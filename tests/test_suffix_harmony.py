@@ -128,6 +128,11 @@ SENTENCES = [
     ("Yeni surum README.md'sinde anlatiliyor.", "Yeni sürüm README.md'sinde anlatılıyor."),
     ("Fiyatlar yuzde 8.40'i asti.", "Fiyatlar yüzde 8.40'ı aştı."),
     ("Satir(lar)in yuksekligini ayarla.", "Satır(lar)ın yüksekliğini ayarla."),
+    # a suffix written apart after a title in quotes, as the title's last word is read (layts)
+    (
+        'Sarki "All of the Lights" in albumun ikinci single\'i oldu.',
+        'Şarkı "All of the Lights" ın albümün ikinci single\'ı oldu.',
+    ),
     # after a number the reading settles the vowel, whatever the words around favour
     ("Ogrencilerin 164’u 15 yasinda, 334’u 16 yasinda.", "Öğrencilerin 164’ü 15 yaşında, 334’ü 16 yaşında."),
 ]

@@ -16,7 +16,7 @@ from ..alphabet import TURKISH_ONLY
 from ..codeswitch import FOREIGN_ONLY, Place, WordEvidence, log_ratio, shipped_guard
 from ..lattice import BOS, EOS, UNK, Position, line_rankings, sentence_positions, typed_per_line
 from ..restorer import Ranking, Restorer
-from ..spans import Span, word_part_texts
+from ..spans import SUFFIX_AFTER_QUOTE_RE, Span, word_part_texts
 from ..words import MAX_MASK_BITS, ambiguous_positions, spelling_mask, token_key, token_spans
 from .arcs import score_windows
 from .artifact import DEFAULT_ARTIFACT, load_model
@@ -117,12 +117,12 @@ class NgramRestorer(Restorer):
     def foreign_words(self, lines: list[str], spans: list[list[Span]]) -> list[list[bool]]:
         """Per word, whether it is foreign (``codeswitch``): its English frequency against
         its counts in Turkish running text (its stem's, up to an apostrophe or a hyphen),
-        and where it stands in its sentence and line. A suffix glued to what it follows is
-        Turkish (``_glued_suffix``)."""
+        and where it stands in its sentence and line. A suffix glued to what it follows, or
+        written apart after a closing quote, is Turkish (``_suffix``)."""
         found = shipped_guard().foreign_words(*self.guard_inputs(lines, spans))
         for line, line_spans, flags in zip(lines, spans, found):
-            if "'" in line or "’" in line or ")" in line:
-                flags[:] = [flag and not _glued_suffix(line, start) for flag, (start, _) in zip(flags, line_spans)]
+            if "'" in line or "’" in line or ")" in line or '"' in line or "”" in line:
+                flags[:] = [flag and not _suffix(line, start, end) for flag, (start, end) in zip(flags, line_spans)]
         return found
 
     def guard_inputs(
@@ -335,11 +335,14 @@ def _place(line: str, start: int, end: int) -> Place:
     return Place(not _inside_sentence(line, start), suffix)
 
 
-def _glued_suffix(line: str, start: int) -> bool:
-    """Whether a word starting at ``start`` is a suffix after an apostrophe or a bracket
+def _suffix(line: str, start: int, end: int) -> bool:
+    """Whether the word at ``line[start:end]`` is a suffix after an apostrophe or a bracket
     glued to what comes before it (GitHub'ın, 8.40'ı: a word of its own only after a
-    non-word; satır(lar)ın)."""
-    return start > 1 and line[start - 1] in "'’)" and not line[start - 2].isspace()
+    non-word; satır(lar)ın), or the genitive or accusative written apart after a closing
+    quote ("All of the Lights" ın, "Faust" ı)."""
+    if start > 1 and line[start - 1] in "'’)" and not line[start - 2].isspace():
+        return True
+    return SUFFIX_AFTER_QUOTE_RE.fullmatch(line, max(0, start - 2), end) is not None
 
 
 def _inside_sentence(line: str, start: int) -> bool:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from nokta_model.alphabet import TURKISH_ONLY, fold_key
-from nokta_model.spans import SCORED_WORD_RE
+from nokta_model.spans import SCORED_WORD_RE, SUFFIX_AFTER_QUOTE_RE
 
 from .base import blank
 
@@ -68,8 +68,6 @@ _SENTENCE_RE = re.compile(r"[^.!?;:]+[.!?;:]*")
 _CLAUSE_RE = re.compile(r"[^,]+")
 _QUOTED_RE = re.compile(r'"[^"]+"|“[^”]+”')
 _CAPITALISED_RE = re.compile(r"\b[A-Z]")
-#: A Turkish case suffix written apart after a closing quote ("Stronger" in, "Faust" i).
-_QUOTE_SUFFIX_RE = re.compile(r'["”] (?:n?[iı]n|[iı]|y[iı])\b')
 ENGLISH_CLAUSE_WORDS = 2
 TURKISH_SENTENCE_WORDS = 3  # … and Turkish words that make a sentence Turkish whatever else it has
 
@@ -137,7 +135,7 @@ def _word_scores(line: str, start: int, end: int, first: int) -> tuple[list[str]
             if scores[index] < 0 and (
                 ((index or start > first) and word[0].isupper())
                 or any(a < match.start() < b for a, b in titles)
-                or _QUOTE_SUFFIX_RE.match(line, match.start() - 2, match.end())
+                or SUFFIX_AFTER_QUOTE_RE.match(line, match.start() - 2, match.end())
             ):
                 scores[index] = 0
     return words, scores
