@@ -12,7 +12,7 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from io import BufferedIOBase, BytesIO
 from pathlib import Path
-from typing import cast
+from typing import TextIO, cast
 
 from .check.words import word_key
 from .config import Config, ConfigCache
@@ -108,12 +108,37 @@ def source_batches(source: Source) -> Generator[list[tuple[Piece, str]]]:
         return
     from tqdm import tqdm  # a costly import, made only when a bar is shown
 
-    # delay: no bar for a file done at once, and none drawn in the constructor, where a
-    # Ctrl-C would leave it to be drawn again at exit (after "nokta: interrupted")
-    with tqdm(total=source.size, unit="B", unit_scale=True, desc=source.name, delay=0.5) as bar:
-        for decided, read in batches:
-            bar.update(read - bar.n)
-            yield decided
+    terminal = _LineEnds(sys.stderr)
+    try:
+        # delay: no bar for a file done at once, and none drawn in the constructor, where a
+        # Ctrl-C would leave it to be drawn again at exit (after "nokta: interrupted")
+        with tqdm(total=source.size, unit="B", unit_scale=True, desc=source.name, delay=0.5, file=terminal) as bar:
+            for decided, read in batches:
+                bar.update(read - bar.n)
+                yield decided
+    finally:
+        terminal.end_line()
+
+
+class _LineEnds:
+    """Standard error as the progress bar writes it, remembering whether the bar's line is
+    still open: a Ctrl-C while tqdm draws it can leave tqdm closing without ending it."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream, self.open = stream, False
+
+    def write(self, text: str) -> int:
+        if text:
+            self.open = not text.endswith("\n")
+        return self.stream.write(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def end_line(self) -> None:
+        if self.open:
+            self.write("\n")
+            self.flush()
 
 
 _LINE_RE = re.compile(r"[^\n]*\n|[^\n]+")
