@@ -18,6 +18,8 @@ AMBIGUOUS_LOWER = "cgiosu"
 AMBIGUOUS = frozenset("cgiosuCGIOSU")
 #: Letters that only Turkish spelling produces.
 TURKISH_ONLY = frozenset("çğıöşüÇĞİÖŞÜ")
+#: The circumflexed vowels Turkish spelling may write (hâlâ, kâğıt, millî); ``fold_circumflex`` drops them.
+CIRCUMFLEXES = frozenset("âîûÂÎÛ")
 
 _ASCII_OF = {
     "ç": "c",

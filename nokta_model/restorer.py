@@ -174,7 +174,8 @@ class Restorer(ABC):
             for ci, (spelling, _) in enumerate(rankings[li][wi])
         ]
         dotted = [rankings[li][wi][ci][0] for li, wi, ci, _ in asked]
-        ascii_lines = [TURKISH_ONLY.isdisjoint(prepared[li].nfc) for li, *_ in asked]
+        without_turkish = {li: TURKISH_ONLY.isdisjoint(prepared[li].nfc) for li in {li for li, *_ in asked}}
+        ascii_lines = [without_turkish[li] for li, *_ in asked]
         allowed = self.dotted_capitals(dotted, [undotted for *_, undotted in asked], ascii_lines)
         for (li, wi, ci, undotted), ok in zip(asked, allowed):
             if not ok:

@@ -26,12 +26,13 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
+from ..alphabet import CIRCUMFLEXES
 from ..lattice import UNK, Decoding, Position, decode, decoded_rankings, sentence_positions, typed_per_line
 from ..neural.candidates import free_indices
 from ..ngram.model import NgramRestorer
 from ..reading import stem_back
 from ..restorer import Ranking, Restorer
-from ..spans import Span
+from ..spans import SUFFIX_AFTER_QUOTE_RE, Span
 from ..words import MAX_MASK_BITS, spelling_mask, token_key, token_spans
 from .features import (
     disharmony,
@@ -51,11 +52,6 @@ UNSEEN_ALTERNATIVES = 4
 _SUFFIX_GAP_RE = re.compile(r"[\s\"'“”‘’]+")
 _BRACKETED_SUFFIX_RE = re.compile(r"\w\(")  # satır(lar)ın: a suffix in brackets glued to its word
 _HYPHEN_GAP_RE = re.compile(r"[\s(]*-[\s(]*")  # yaz-dı, yaz-ı-yor-(lar- mış), yaz-dı (-lar-mış)
-#: A closing quote between a title and a suffix written apart ("Faust" ı, "All of the Lights" ın),
-#: and the suffixes so written: the genitive and the accusative.
-_QUOTE_GAP_RE = re.compile(r"[\"”»’']\s*")
-_AFTER_QUOTE_SUFFIX_RE = re.compile(r"n?in|y?i")
-_CIRCUMFLEXES = frozenset("âîûÂÎÛ")
 #: Letters of context the network sees either side of an unseen word: as few as keep the
 #: word errors of far wider windows on the tune and dev splits (bench/results/default_speed.md).
 UNSEEN_CONTEXT = 12
@@ -299,7 +295,7 @@ class DefaultRestorer(Restorer):
         if collocation is not None:
             emissions = [e + weights.collocation * c for e, c in zip(emissions, collocation)]
         typed = spelling_mask(key, text) or 0
-        evidence = self._typed_evidence(lexicon, typed, typed_line, not _CIRCUMFLEXES.isdisjoint(text))
+        evidence = self._typed_evidence(lexicon, typed, typed_line, not CIRCUMFLEXES.isdisjoint(text))
         if evidence:
             emissions = [e + evidence * flag for e, flag in zip(emissions, typed_spelling_flags(lexicon, typed))]
         return Position(list(lexicon.ids), emissions, masks=list(lexicon.masks), key=key)
@@ -543,7 +539,7 @@ def _wanted_harmony(
     if index == 0 or not positions[index - 1].key:
         return None
     key, gap = positions[index].key, line[tokens[index - 1].end : start]
-    if _QUOTE_GAP_RE.fullmatch(gap) and _AFTER_QUOTE_SUFFIX_RE.fullmatch(key):
+    if SUFFIX_AFTER_QUOTE_RE.fullmatch(line, max(0, start - 2), tokens[index].end):
         title_word = line[tokens[index - 1].start : tokens[index - 1].end]
         return _read_harmony(title_word) or harmony_after_word(positions[index - 1])
     if is_particle(key) or (is_detached_suffix(key) and _SUFFIX_GAP_RE.fullmatch(gap)) or cut:
