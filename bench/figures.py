@@ -153,6 +153,10 @@ def model_card_table() -> str:
 # --- the language server ----------------------------------------------------------
 
 
+#: The files ``bench.lsp_latency`` runs were written to, the backend each ran named in its settings.
+LATENCY_RESULTS = ("lsp_latency", "lsp_latency_default")
+
+
 def latency_rows(default: dict | None, ngram: dict | None) -> list[list[str]]:
     measures = [  # (measure, target, key, unit)
         ("first diagnostics, from process start", "≤ 2 s", "first_diagnostics_s", "s"),
@@ -233,8 +237,15 @@ def workspace_rows(report: dict) -> list[list[str]]:
     return [[label, "≤ 30 s / ≤ 50 ms", *cells, facts("workspace_diagnostics", report)]]
 
 
+def latest_latency(backend: str) -> dict | None:
+    """The newest ``bench.lsp_latency`` run of ``backend``, as its settings name it, among
+    the result files it has written (``--out``: lsp_latency by default)."""
+    runs = [r for r in map(result, LATENCY_RESULTS) if r and f"backend={backend}," in r["settings"] + ","]
+    return max(runs, key=lambda run: run["date"], default=None)
+
+
 def server_table() -> str:
-    default, ngram = result("lsp_latency_default"), result("lsp_latency")
+    default, ngram = latest_latency("default"), latest_latency("ngram")
     precision, soak, autocorrect = result("lsp_precision"), result("lsp_soak"), result("autocorrect")
     workspace = result("workspace_diagnostics")
     rows = latency_rows(default, ngram) if default or ngram else []
