@@ -176,3 +176,21 @@ def _word_back(spelled: str) -> bool | None:
     if vowels == "ai":
         return False  # blockchain: ey
     return None
+
+
+_TO_BACK = str.maketrans("iü", "ıu")
+_TO_FRONT = str.maketrans("ıu", "iü")
+
+
+def harmonised_suffix(suffix: str, typed_suffix: str, back: bool) -> str:
+    """``suffix`` (a spelling of ``typed_suffix``, lower case) with its leading vowels typed
+    i or u taking ``back``'s backness, where the first vowel typed otherwise agrees with it:
+    a stem kept as typed takes its own suffix (Fagin'ın -> Fagin'in; sâ'yimize stays)."""
+    letters = list(suffix)
+    for at, (letter, typed) in enumerate(zip(suffix, typed_suffix)):
+        if letter not in _VOWELS:
+            continue
+        if typed not in "iuIU":
+            return suffix if (letter in BACK_VOWELS) != back else "".join(letters)
+        letters[at] = letter.translate(_TO_BACK if back else _TO_FRONT)
+    return "".join(letters)

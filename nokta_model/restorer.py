@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .alphabet import AMBIGUOUS, TURKISH_ONLY, model_lower, nfc_with_offsets, restore_letters
+from .reading import harmonised_suffix, stem_back
 from .spans import Span, word_spans
 
 _APOSTROPHE_RE = re.compile("['’]")
@@ -276,10 +277,18 @@ def _typed_lower(line: _Line) -> str:
 
 def _foreign_spelling(line: _Line, span: Span, best: str) -> str:
     """A foreign word's lower-case spelling: as typed (ı under a capital I, so it stays I)
-    up to its first apostrophe, ``best`` after it (Issue'yu: a Turkish suffix)."""
-    typed = _undotted(line.lowered[span.start : span.end], line.nfc[span.start : span.end])
-    stem = _APOSTROPHE_RE.search(typed)
-    return typed if stem is None else typed[: stem.start()] + best[stem.start() :]
+    up to its first apostrophe, ``best`` after it (Issue'yu: a Turkish suffix), its vowels
+    in harmony with the typed stem where ``best`` spelled the stem otherwise."""
+    written = line.nfc[span.start : span.end]
+    typed = _undotted(line.lowered[span.start : span.end], written)
+    apostrophe = _APOSTROPHE_RE.search(typed)
+    if apostrophe is None:
+        return typed
+    stem, suffix = typed[: apostrophe.start()], best[apostrophe.start() :]
+    back = None if _undotted(best, written).startswith(stem) else stem_back(written[: apostrophe.start()], stem)
+    if back is not None:
+        suffix = harmonised_suffix(suffix, written[apostrophe.start() :], back)
+    return stem + suffix
 
 
 def _undotted(spelling: str, typed: str) -> str:

@@ -62,6 +62,8 @@ GUARD_CLASSES = [
     ("AIHM karari bu hafta aciklanacak.", "AİHM kararı bu hafta açıklanacak."),
     # An English word with a Turkish suffix after its apostrophe keeps its letters; the suffix is restored.
     ("Dun acilan Issue'yu bugun kapattim.", "Dün açılan Issue'yu bugün kapattım."),
+    # A name kept as typed takes its own suffix, not the one of the Turkish spelling it was not given.
+    ("Dickens'in romaninda Fagin'in evi karanlikti.", "Dickens'in romanında Fagin'in evi karanlıktı."),
 ]
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from nokta_model.default.harmony import Suffix, disagreements, harmonious_masks, token_suffix
 from nokta_model.lattice import Position
-from nokta_model.reading import number_vowel, stem_back
+from nokta_model.reading import harmonised_suffix, number_vowel, stem_back
 from nokta_model.spans import word_spans
 from nokta_model.words import spell, spelling_mask
 
@@ -81,6 +81,15 @@ def test_the_vowels_of_a_suffix_agree_with_each_other():
     suffix = Suffix(6, "dosya")
     assert spelled_masks(key, suffix, "dosya'ının", both=False) == ["dosya'ının"]
     assert spelled_masks(key, suffix, "dosya'ınin", both=True) == ["dosya'ının", "dosya'inin"]
+
+
+def test_a_suffix_follows_a_stem_kept_as_typed_up_to_the_first_vowel_typed_otherwise():
+    assert harmonised_suffix("'ının", "'inin", back=False) == "'inin"
+    assert harmonised_suffix("'ından", "'indan", back=False) == "'ından"  # a typed a out of harmony: unchanged
+    assert harmonised_suffix("'yimize", "'yimize", back=True) == "'yimize"  # sâ'yimize: the e settles it
+    assert harmonised_suffix("'ınde", "'inde", back=False) == "'inde"
+    assert harmonised_suffix("'ün", "'un", back=True) == "'un"
+    assert harmonised_suffix("'ın", "'ın", back=False) == "'ın"  # a dotless ı typed is the writer's
 
 
 def test_unchanging_suffixes_keep_their_vowel_and_give_it_to_what_follows():
