@@ -19,6 +19,7 @@ import argparse
 import subprocess
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from bench.report import markdown_table, run_facts, write_report
 from bench.word_counts import Lexicon, running_text_counts
 from nokta_model.backends import load_restorer
 from nokta_model.corpus import default_corpus_dir, split_lines
-from nokta_model.evaluate import Metrics, ascii_inputs, changed_words, score
+from nokta_model.evaluate import Metrics, ascii_inputs, changed_spellings, score
 
 ROOT = Path(__file__).resolve().parent
 SHARED = ROOT.parent.parent / "shared"
@@ -54,12 +55,13 @@ class Text:
 @dataclass
 class Measured:
     metrics: Metrics
-    changed: int | None = None  # words changed when the correct text is fed as written; None: not fed
+    #: (as written, as output) of the words changed when the correct text is fed as written; None: not fed
+    changed: Counter[tuple[str, str]] | None = None
 
     def add(self, other: Measured) -> None:
         self.metrics.add(other.metrics)
         if other.changed is not None:
-            self.changed = (self.changed or 0) + other.changed
+            self.changed = (self.changed or Counter()) + other.changed
 
 
 def dev_texts(commercial_only: bool) -> list[Text]:
@@ -110,13 +112,15 @@ def measure(restore: Restore, gold: list[str], feed_as_written: bool = True) -> 
     outputs, seconds = restore(ascii_inputs(gold))
     measured = Measured(score(gold, outputs, seconds))
     if feed_as_written:
-        measured.changed, _ = changed_words(gold, restore(gold)[0])
+        measured.changed = changed_spellings(gold, restore(gold)[0])
     return measured
 
 
 def summary(parts: Iterable[Measured], lexicon: Lexicon | None = None) -> dict:
-    """The table's figures for one or more texts taken together; the real-word errors
-    (``word_counts.Lexicon.real_word``) when a lexicon is given."""
+    """The table's figures for one or more texts taken together; with a lexicon, the
+    real-word errors (``word_counts.Lexicon.real_word``) and the share of words changed
+    when fed as written that are no word as the correct text writes them (its misspellings:
+    cok, sekildeki) and a word as output."""
     summed = Measured(Metrics())
     for part in parts:
         summed.add(part)
@@ -128,7 +132,12 @@ def summary(parts: Iterable[Measured], lexicon: Lexicon | None = None) -> dict:
         "letter_acc": metrics.letter_accuracy,
         "word_errors": metrics.words - metrics.words_correct,
         "real_word_errors": None if lexicon is None else real_word_errors(metrics, lexicon),
-        "changed_when_correct": None if changed is None or not metrics.words else changed / metrics.words,
+        "changed_when_correct": None if changed is None or not metrics.words else changed.total() / metrics.words,
+        "changed_misspelt_when_correct": (
+            None
+            if changed is None or lexicon is None or not metrics.words
+            else misspelt_changes(changed, lexicon) / metrics.words
+        ),
         "top_errors": [[gold, output, count] for (gold, output), count in metrics.errors.most_common(TOP_ERRORS)],
     }
 
@@ -137,9 +146,19 @@ def real_word_errors(metrics: Metrics, lexicon: Lexicon) -> int:
     return sum(count for (gold, output), count in metrics.errors.items() if lexicon.real_word(gold, output))
 
 
+def misspelt_changes(changed: Counter[tuple[str, str]], lexicon: Lexicon) -> int:
+    """The changes of words that are no word as written and a word as output."""
+    return sum(
+        count
+        for (written, output), count in changed.items()
+        if lexicon.is_word(output) and not lexicon.is_word(written)
+    )
+
+
 def error_lexicon(measured: list[tuple[Text, dict[str, Measured]]]) -> Lexicon:
-    """The running-text counts of every spelling in an error, by the count-based model."""
+    """The running-text counts of every spelling in an error or a change, by the count-based model."""
     errors = [pair for _, by_system in measured for m in by_system.values() for pair in m.metrics.errors]
+    errors += [pair for _, by_system in measured for m in by_system.values() for pair in m.changed or ()]
     return Lexicon(running_text_counts(load_restorer("ngram"), (word for pair in errors for word in pair)))
 
 
@@ -196,10 +215,12 @@ def markdown(report: dict) -> str:
 
 def cell(figures: dict) -> str:
     changed, real_words = figures["changed_when_correct"], figures.get("real_word_errors")
+    misspelt = figures.get("changed_misspelt_when_correct")
     return (
         f"{figures['word_acc']:.4f} / {figures['ambiguous_word_acc']:.4f} / {figures['letter_acc']:.4f} / "
         f"{figures['word_errors']}{'' if real_words is None else f' ({real_words})'} / "
         f"{'—' if changed is None else f'{changed:.2%}'}"
+        f"{'' if misspelt is None else f' ({changed - misspelt:.2%})'}"
     )
 
 
@@ -209,7 +230,9 @@ NOTE = (
     "(c g i o s u), accuracy over those letters, of the ASCII-folded text restored; errors: words wrong, in "
     "brackets those whose gold and output are both words running text counts (real-word errors, only context "
     "can choose: `bench.word_counts`; `bench.error_classes` sorts every error into a class); "
-    "changed: share of words changed when the correct text is fed as written. Path: `restore` is "
+    "changed: share of words changed when the correct text is fed as written, in brackets without the "
+    "changes of the text's own misspellings (a word as written no word running text counts, restored to "
+    "one: cok, sekildeki). Path: `restore` is "
     "`Restorer.restore` on each line (no prose masking, no language guard); `CLI markdown` and `CLI plain` "
     "are `nokta restore --format markdown|plain` (prose masking and the language guard). The rule table "
     "always reads the ASCII-folded text as a whole, unmasked, and is never fed the correct text (—)."

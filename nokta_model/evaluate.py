@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 
 from .alphabet import AMBIGUOUS, asciify, fold_circumflex
@@ -116,12 +116,19 @@ def score(gold_lines: Sequence[str], outputs: Sequence[str], seconds: float = 0.
 
 def changed_words(written: Sequence[str], outputs: Sequence[str]) -> tuple[int, int]:
     """(words changed, words) when correctly written text is fed as written."""
-    changed = total = 0
+    pairs = list(_written_and_output_words(written, outputs))
+    return sum(word != output for word, output in pairs), len(pairs)
+
+
+def changed_spellings(written: Sequence[str], outputs: Sequence[str]) -> Counter[tuple[str, str]]:
+    """How often each (word as written, as output) changed when correctly written text is fed as written."""
+    return Counter(pair for pair in _written_and_output_words(written, outputs) if pair[0] != pair[1])
+
+
+def _written_and_output_words(written: Sequence[str], outputs: Sequence[str]) -> Iterator[tuple[str, str]]:
     for line, output in zip(written, outputs, strict=True):
         for match in SCORED_WORD_RE.finditer(line):
-            total += 1
-            changed += output[match.start() : match.end()] != match.group()
-    return changed, total
+            yield match.group(), output[match.start() : match.end()]
 
 
 def score_line(metrics: Metrics, gold: str, ascii_input: str, output: str) -> None:

@@ -42,12 +42,23 @@ def test_a_restorer_that_changes_nothing_scores_what_the_ascii_text_already_has_
         "word_errors": 3,
         "real_word_errors": None,
         "changed_when_correct": 0.0,
+        "changed_misspelt_when_correct": None,
         "top_errors": [["kapı", "kapi", 1], ["açık", "acik", 1], ["ışık", "isik", 1]],
     }
 
 
 def test_words_changed_when_the_correct_text_is_fed_as_written():
     assert summary([measure(folded, GOLD)])["changed_when_correct"] == 3 / 6  # kapı, açık, ışık
+
+
+def test_changes_of_the_texts_own_misspellings_are_counted_apart():
+    def restored(lines):
+        return [line.replace("kapi", "kapı").replace("acik", "açık") for line in lines], 0.0
+
+    lexicon = Lexicon({"kapı": 50.0, "kapi": 5.0, "açık": 900.0, "acik": 2.0})  # kapi a word, acik a slip
+    figures = summary([measure(restored, ["Bu kapi acik."])], lexicon)
+    assert figures["changed_when_correct"] == 2 / 3 and figures["changed_misspelt_when_correct"] == 1 / 3
+    assert cell(figures).endswith(" / 66.67% (33.33%)")
 
 
 def test_a_system_not_fed_the_correct_text_has_no_changed_figure():
@@ -59,7 +70,7 @@ def test_a_system_not_fed_the_correct_text_has_no_changed_figure():
 def test_real_word_errors_are_those_whose_gold_and_output_running_text_both_counts():
     lexicon = Lexicon({"kapı": 50.0, "kapi": 5.0, "açık": 900.0, "acik": 2.0})  # acik: a slip or two, no word
     assert summary([measure(unchanged, GOLD)], lexicon)["real_word_errors"] == 1
-    assert cell(summary([measure(unchanged, GOLD)], lexicon)) == "0.5000 / 0.4000 / 0.2500 / 3 (1) / 0.00%"
+    assert cell(summary([measure(unchanged, GOLD)], lexicon)) == "0.5000 / 0.4000 / 0.2500 / 3 (1) / 0.00% (0.00%)"
 
 
 def test_a_total_sums_words_and_errors_over_texts():
@@ -126,4 +137,4 @@ def test_each_system_measures_each_text_and_the_rule_table_each_text_once(monkey
     assert [text for text, _ in measured] == texts
     for _, by_system in measured:
         assert by_system[TABLE].changed is None
-        assert by_system["x"].changed == 3
+        assert by_system["x"].changed.total() == 3
