@@ -24,7 +24,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from .alphabet import model_lower
+from .alphabet import fold_circumflex, model_lower
 
 BACK_VOWELS = frozenset("aıou")
 _TURKISH_LETTERS = frozenset("çğıöşü")
@@ -182,10 +182,30 @@ _TO_BACK = str.maketrans("iü", "ıu")
 _TO_FRONT = str.maketrans("ıu", "iü")
 
 
-def harmonised_suffix(suffix: str, typed_suffix: str, back: bool) -> str:
+def kept_suffix(typed_stem: str, best_stem: str, best_suffix: str, typed_suffix: str) -> str:
+    """The suffix of a word kept as typed up to its apostrophe: the restorer's (``best_suffix``,
+    after ``best_stem``: its lower-case spelling of ``typed_stem``), where that spelled the
+    stem otherwise with its leading vowels typed i or u in harmony with the stem as typed
+    (Fagin'ın -> Fagin'in); not for a circumflex it does not write (sâ'yin) or a capital I
+    it dots otherwise (Impacts'in)."""
+    typed_lower = model_lower(typed_stem)
+    if _same_stem(typed_stem, fold_circumflex(typed_lower), fold_circumflex(model_lower(best_stem))):
+        return best_suffix
+    back = stem_back(typed_stem, typed_lower)
+    return best_suffix if back is None else _harmonised(best_suffix, typed_suffix, back)
+
+
+def _same_stem(typed: str, typed_lower: str, best_lower: str) -> bool:
+    """Whether the restorer spelled the stem as typed, a capital I either way (Impacts)."""
+    return len(typed_lower) == len(best_lower) and all(
+        mine == theirs or (written == "I" and theirs in "ıi")
+        for written, mine, theirs in zip(typed, typed_lower, best_lower)
+    )
+
+
+def _harmonised(suffix: str, typed_suffix: str, back: bool) -> str:
     """``suffix`` (a spelling of ``typed_suffix``, lower case) with its leading vowels typed
-    i or u taking ``back``'s backness, where the first vowel typed otherwise agrees with it:
-    a stem kept as typed takes its own suffix (Fagin'ın -> Fagin'in; sâ'yimize stays)."""
+    i or u taking ``back``'s backness, where the first vowel typed otherwise agrees with it."""
     letters = list(suffix)
     for at, (letter, typed) in enumerate(zip(suffix, typed_suffix)):
         if letter not in _VOWELS:

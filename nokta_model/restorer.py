@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .alphabet import AMBIGUOUS, TURKISH_ONLY, model_lower, nfc_with_offsets, restore_letters
-from .reading import harmonised_suffix, stem_back
+from .reading import kept_suffix
 from .spans import Span, word_spans
 
 _APOSTROPHE_RE = re.compile("['’]")
@@ -277,18 +277,15 @@ def _typed_lower(line: _Line) -> str:
 
 def _foreign_spelling(line: _Line, span: Span, best: str) -> str:
     """A foreign word's lower-case spelling: as typed (ı under a capital I, so it stays I)
-    up to its first apostrophe, ``best`` after it (Issue'yu: a Turkish suffix), its vowels
-    in harmony with the typed stem where ``best`` spelled the stem otherwise."""
+    up to its first apostrophe, then ``best``'s suffix (Issue'yu: a Turkish suffix) in
+    harmony with the stem as typed (``reading.kept_suffix``)."""
     written = line.nfc[span.start : span.end]
     typed = _undotted(line.lowered[span.start : span.end], written)
     apostrophe = _APOSTROPHE_RE.search(typed)
     if apostrophe is None:
         return typed
-    stem, suffix = typed[: apostrophe.start()], best[apostrophe.start() :]
-    back = None if _undotted(best, written).startswith(stem) else stem_back(written[: apostrophe.start()], stem)
-    if back is not None:
-        suffix = harmonised_suffix(suffix, written[apostrophe.start() :], back)
-    return stem + suffix
+    at = apostrophe.start()
+    return typed[:at] + kept_suffix(written[:at], best[:at], best[at:], written[at:])
 
 
 def _undotted(spelling: str, typed: str) -> str:
