@@ -15,7 +15,8 @@ as it is pronounced:
   Flaubert, Shakespeare, React), writers disagree: no answer.
 
 Pure string rules, without the models: the restorer's suffix harmony
-(``default.harmony``) and the prose masking (a suffix after a masked token) read them.
+(``default.harmony``), the prose masking (a suffix after a masked token) and the suffix of
+a word the foreign-word guard keeps as typed (``kept_suffix``) read them.
 """
 
 from __future__ import annotations
