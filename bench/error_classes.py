@@ -160,7 +160,7 @@ def other_kind(error: WordError, lexicon: Lexicon) -> str | None:
     """Of an error in "other": ``UNSEEN``, ``GOLD_NO_WORD`` or None (the module's docstring)."""
     if not taken_for_word(error):
         return UNSEEN
-    return GOLD_NO_WORD if lexicon.is_word(error.output) and not lexicon.is_word(error.gold) else None
+    return GOLD_NO_WORD if lexicon.misspelling_restored(error.gold, error.output) else None
 
 
 def taken_for_word(error: WordError) -> bool:

@@ -148,11 +148,7 @@ def real_word_errors(metrics: Metrics, lexicon: Lexicon) -> int:
 
 def misspelt_changes(changed: Counter[tuple[str, str]], lexicon: Lexicon) -> int:
     """The changes of words that are no word as written and a word as output."""
-    return sum(
-        count
-        for (written, output), count in changed.items()
-        if lexicon.is_word(output) and not lexicon.is_word(written)
-    )
+    return sum(count for (written, output), count in changed.items() if lexicon.misspelling_restored(written, output))
 
 
 def error_lexicon(measured: list[tuple[Text, dict[str, Measured]]]) -> Lexicon:

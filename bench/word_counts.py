@@ -30,6 +30,10 @@ class Lexicon:
         """Both spellings are words: only the context can choose between them (``su``/``şu``)."""
         return self.is_word(gold) and self.is_word(output)
 
+    def misspelling_restored(self, gold: str, output: str) -> bool:
+        """The correct text's spelling is no word and the output is one (``cok`` -> ``çok``)."""
+        return self.is_word(output) and not self.is_word(gold)
+
 
 def running_text_counts(counter: Restorer, words: Iterable[str]) -> dict[str, float]:
     """Each word's count (lower case) in ``counter``'s training text (``Restorer.counts``)."""

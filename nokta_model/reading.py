@@ -190,7 +190,7 @@ def kept_suffix(typed_stem: str, best_stem: str, best_suffix: str, typed_suffix:
     (Fagin'ın -> Fagin'in); not for a circumflex it does not write (sâ'yin) or a capital I
     it dots otherwise (Impacts'in)."""
     typed_lower = model_lower(typed_stem)
-    if _same_stem(typed_stem, fold_circumflex(typed_lower), fold_circumflex(model_lower(best_stem))):
+    if _same_stem(typed_stem, fold_circumflex(typed_lower), fold_circumflex(best_stem)):
         return best_suffix
     back = stem_back(typed_stem, typed_lower)
     return best_suffix if back is None else _harmonised(best_suffix, typed_suffix, back)
