@@ -15,7 +15,7 @@ import argparse
 import time
 from pathlib import Path
 
-from .corpus import default_corpus_dir, split_lines
+from ..corpus import default_corpus_dir, split_lines
 
 TRAINERS = ("ngram", "context", "neural", "default", "guard")
 
@@ -24,30 +24,30 @@ def train(args: argparse.Namespace) -> int:
     corpus = Path(args.corpus or default_corpus_dir())
     commercial_only = not args.include_noncommercial
     if args.backend == "ngram":
-        from .ngram.build import build_artifact
+        from ..ngram.build import build_artifact
 
         build_artifact(corpus, args.output, commercial_only=commercial_only)
     elif args.backend == "context":
         build_context_model(corpus, args.output, commercial_only)
     elif args.backend == "default":
-        from .default import DEFAULT_WEIGHTS, load_default_restorer
-        from .default.fit import fit_weights
+        from ..default import DEFAULT_WEIGHTS, load_default_restorer
+        from ..default.fit import fit_weights
 
         fit_weights(load_default_restorer(None, args.device), corpus, args.output or DEFAULT_WEIGHTS)
     elif args.backend == "guard":
-        from .codeswitch_fit import fit_guard
-        from .default import load_default_restorer
+        from ..codeswitch_fit import fit_guard
+        from ..default import load_default_restorer
 
         fit_guard(load_default_restorer(None, args.device), corpus, args.output)
     else:
-        from .neural.cli import train_from_cli
+        from ..neural.cli import train_from_cli
 
         return train_from_cli(args)
     return 0
 
 
 def build_context_model(corpus: Path, output: Path | None, commercial_only: bool = True) -> Path:
-    from .charctx import DEFAULT_CONTEXT_MODEL, ContextModel, save_context_model
+    from ..charctx import DEFAULT_CONTEXT_MODEL, ContextModel, save_context_model
 
     output = Path(output) if output else DEFAULT_CONTEXT_MODEL
     started = time.perf_counter()
