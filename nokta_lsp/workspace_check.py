@@ -21,7 +21,6 @@ from collections import deque
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 
-from nokta_model.check.files import document_lines
 from nokta_model.check.findings import (
     CheckOptions,
     SuggestionCache,
@@ -32,6 +31,7 @@ from nokta_model.check.findings import (
 )
 from nokta_model.check.words import word_key
 from nokta_model.errors import NoktaError
+from nokta_model.pipeline import document_lines
 from nokta_model.prose import Masker
 from nokta_model.prose.directives import document_ignores
 

@@ -16,6 +16,7 @@ in workers (``workers``) and writes them through safe output (``safe_output``).
 from __future__ import annotations
 
 import codecs
+import re
 from collections.abc import Iterator, Sequence
 from io import BufferedIOBase
 from typing import NamedTuple
@@ -97,6 +98,15 @@ def decode_text(data: bytes, name: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise NoktaError(_encoding_message(name, data, error.start)) from None
+
+
+#: Line ends as the language server splits a document (LF, CRLF, CR), so columns agree.
+_LINE_END_RE = re.compile(r"\r\n|\r|\n")
+
+
+def document_lines(data: bytes, name: str) -> list[str]:
+    """A file's lines as the server sees them; NoktaError for bytes that are not UTF-8 text."""
+    return _LINE_END_RE.split(decode_text(data, name))
 
 
 def _looks_like_utf16(head: bytes) -> bool:

@@ -12,9 +12,9 @@ import jsonschema
 import pytest
 
 from nokta_lsp.settings import Settings
-from nokta_model.check.files import check_options
+from nokta_model.app.check_files import check_options
+from nokta_model.app.cli import build_parser
 from nokta_model.check.findings import CheckOptions, SuggestionCache, check
-from nokta_model.cli import build_parser
 from nokta_model.config import Config
 from nokta_model.prose import masker_for
 

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from nokta_model.cli import main
+from nokta_model.app.cli import main
 from nokta_model.evaluate import ascii_inputs, score
 
 NOKTA = [sys.executable, "-m", "nokta_model"]

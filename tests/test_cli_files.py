@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from nokta_model.cli import FORMAT_HELP, format_name
+from nokta_model.app.cli import FORMAT_HELP, format_name
 
 NOKTA = [sys.executable, "-m", "nokta_model"]
 ROOT = Path(__file__).resolve().parents[1]

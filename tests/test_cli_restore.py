@@ -262,7 +262,7 @@ def _cuda_available() -> bool:
 
 
 def test_ctrl_c_while_a_file_is_staged_acts_once_it_is_listed_for_discarding(tmp_path, monkeypatch):
-    from nokta_model import safe_output
+    from nokta_model.app import safe_output
 
     real = safe_output.StagedFile
 

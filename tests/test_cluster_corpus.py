@@ -78,7 +78,7 @@ def test_bad_input_is_one_line(tmp_path):
 
 DRIVER_PROBE = """
 import re, sys, threading, time
-from nokta_model.cli import main
+from nokta_model.app.cli import main
 
 peak = 0
 

@@ -119,7 +119,7 @@ def test_a_graph_that_is_not_nokta_s_or_is_truncated_is_refused_in_one_line(tmp_
 NO_TORCH = """
 import sys
 sys.modules["torch"] = None  # as on a machine without the torch extra
-from nokta_model.cli import main
+from nokta_model.app.cli import main
 status = main(sys.argv[1:])
 assert "torch" not in sys.modules or sys.modules["torch"] is None
 sys.exit(status)

@@ -14,9 +14,9 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 
-from .backends import keep_for_life, load_restorer
-from .pipeline import Piece, restore_pieces
-from .restorer import Restorer
+from ..backends import keep_for_life, load_restorer
+from ..pipeline import Piece, restore_pieces
+from ..restorer import Restorer
 
 IN_FLIGHT_PER_WORKER = 2
 #: Signals the command stops on: held back while a worker is being started, so that the

@@ -4,21 +4,18 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
+from ..check.findings import DEFAULT_STRICT_THRESHOLD, DEFAULT_THRESHOLD, CheckOptions, SuggestionCache, check
+from ..check.words import WORKSPACE_FILE, read_words, user_dictionary_path, word_key
 from ..config import Config
-from ..pipeline import decode_text
+from ..pipeline import document_lines
 from ..prose import document_ignores, format_for_path, masker_for, with_rules
 from ..restorer import Restorer
-from .findings import DEFAULT_STRICT_THRESHOLD, DEFAULT_THRESHOLD, CheckOptions, SuggestionCache, check
-from .report import FileFinding
-from .words import WORKSPACE_FILE, read_words, user_dictionary_path, word_key
+from .check_report import FileFinding
 
-#: Line ends as the language server splits a document (LF, CRLF, CR), so columns agree.
-_LINE_END_RE = re.compile(r"\r\n|\r|\n")
 STDIN_NAME = "-"
 
 
@@ -41,11 +38,6 @@ def check_options(config: Config, threshold: float | None, ignore: frozenset[str
         strict_threshold=DEFAULT_STRICT_THRESHOLD if strict is None else strict,
         ignore=ignore | {word_key(word) for word in config.words},
     )
-
-
-def document_lines(data: bytes, name: str) -> list[str]:
-    """A file's lines as the server sees them; NoktaError for bytes that are not UTF-8 text."""
-    return _LINE_END_RE.split(decode_text(data, name))
 
 
 def file_findings(

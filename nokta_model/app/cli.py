@@ -11,22 +11,22 @@ from io import BytesIO
 from pathlib import Path
 from typing import cast
 
-from . import __version__
-from .backends import BACKENDS, keep_for_life, load_restorer, set_torch_defaults
-from .check.files import STDIN_NAME, check_options, file_findings, ignored_words
-from .check.findings import DEFAULT_THRESHOLD
-from .check.report import OUTPUT_FORMATS, render
-from .check.words import WORKSPACE_FILE
-from .cluster.corpus import add_corpus_command
-from .config import ConfigCache
-from .errors import NoktaError
-from .evaluate import Metrics, evaluate
-from .pipeline import decode_text, passed_through, restore_pieces
-from .prose import FORMATS, format_for_path, masker_for_language_id
+from .. import __version__
+from ..backends import BACKENDS, keep_for_life, load_restorer, set_torch_defaults
+from ..check.findings import DEFAULT_THRESHOLD
+from ..check.words import WORKSPACE_FILE
+from ..config import ConfigCache
+from ..errors import NoktaError
+from ..evaluate import Metrics, evaluate
+from ..pipeline import decode_text, passed_through, restore_pieces
+from ..prose import FORMATS, format_for_path, masker_for_language_id
+from ..restorer import Restorer
+from ..training import TRAINERS
+from .check_files import STDIN_NAME, check_options, file_findings, ignored_words
+from .check_report import OUTPUT_FORMATS, render
+from .cluster import add_corpus_command
 from .restore_io import Source, StandardOutput, open_sources, source_batches, unified_diff
-from .restorer import Restorer
 from .safe_output import StagedFile, Stopped, commit_all, stage, stop_on_signals
-from .training import TRAINERS
 from .workers import WorkerPool
 
 AUTO_JOBS_BYTES = 8_000_000  # inputs this large use every core unless --jobs says otherwise
@@ -327,7 +327,7 @@ def _format_report(report: dict) -> str:
 
 
 def _train(args: argparse.Namespace) -> int:
-    from .training import train
+    from ..training import train
 
     return train(args)
 

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from .errors import NoktaError
+from ..errors import NoktaError
 
 
 class Stopped(BaseException):

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from .findings import Finding
+from ..check.findings import Finding
 
 OUTPUT_FORMATS = ("text", "json", "github", "sarif")
 RULE_ID = "missing-diacritics"

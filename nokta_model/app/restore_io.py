@@ -14,11 +14,11 @@ from io import BufferedIOBase, BytesIO
 from pathlib import Path
 from typing import TextIO, cast
 
-from .check.words import word_key
-from .config import Config, ConfigCache
-from .errors import NoktaError
-from .pipeline import FILE_UNDECIDED_LINES, Piece, file_ignores, prose_batches
-from .prose import PLAIN, Masker, format_for_path, masker_for, with_rules
+from ..check.words import word_key
+from ..config import Config, ConfigCache
+from ..errors import NoktaError
+from ..pipeline import FILE_UNDECIDED_LINES, Piece, file_ignores, prose_batches
+from ..prose import PLAIN, Masker, format_for_path, masker_for, with_rules
 
 _DIRECTIVE = b"nokta:"
 _PROBE_BYTES = 1 << 16

@@ -1,1 +1,0 @@
-"""Corpus-scale restoring on a Ray cluster (`nokta corpus`)."""
