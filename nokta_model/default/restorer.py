@@ -20,9 +20,9 @@ import re
 from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
-from typing import NamedTuple, Protocol
+from typing import Protocol
 
 import numpy as np
 
@@ -100,14 +100,21 @@ class DefaultRestorer(Restorer):
     concurrent_batches = 2
 
     def __init__(
-        self, ngram: NgramRestorer, context: LetterModel, neural: Network, weights: Weights | None = None
+        self,
+        ngram: NgramRestorer,
+        context: LetterModel,
+        neural: Network,
+        weights: Weights | None = None,
+        network_pool: ThreadPoolExecutor | None = None,
     ) -> None:
         self.ngram, self.context, self.neural = ngram, context, neural
         self.weights = weights or Weights()
+        # The threads the network reads chunks on (started at the first call, kept for the next).
+        self.network_pool = network_pool or ThreadPoolExecutor(NETWORK_THREADS, thread_name_prefix="nokta-network")
 
     def with_weights(self, weights: Weights) -> DefaultRestorer:
-        """The same models under other weights (they share every table and cache)."""
-        return DefaultRestorer(self.ngram, self.context, self.neural, weights)
+        """The same models under other weights (they share every table, cache and thread)."""
+        return DefaultRestorer(self.ngram, self.context, self.neural, weights, self.network_pool)
 
     def dotted_capitals(self, dotted: list[str], undotted: list[str], ascii_lines: list[bool]) -> list[bool]:
         return self.ngram.dotted_capitals(dotted, undotted, ascii_lines)
@@ -138,115 +145,112 @@ class DefaultRestorer(Restorer):
         typed_lines = typed_per_line(typed, len(lines))
         network_lines = cased or lines
         rankings: list[list[Ranking]] = []
-        pending: deque[tuple[_Counted, Future[_Asked]]] = deque()
-        with ThreadPoolExecutor(NETWORK_THREADS, thread_name_prefix="nokta-network") as network:
-            for chunk in _chunks(lines, CHUNK_CHARS):
-                counted = self._counted(lines[chunk], spans[chunk], typed_lines[chunk], network_lines[chunk])
-                pending.append((counted, network.submit(self._network_probabilities, counted)))
-                if len(pending) > NETWORK_THREADS:
-                    rankings += self._finished(*pending.popleft(), with_scores)
-            while pending:
+        pending: deque[tuple[list[_Line], Future[_Asked]]] = deque()
+        for chunk in _chunks(lines, CHUNK_CHARS):
+            counted = self._counted(lines[chunk], spans[chunk], typed_lines[chunk], network_lines[chunk])
+            pending.append((counted, self.network_pool.submit(self._network_probabilities, counted)))
+            if len(pending) > NETWORK_THREADS:
                 rankings += self._finished(*pending.popleft(), with_scores)
+        while pending:
+            rankings += self._finished(*pending.popleft(), with_scores)
         return rankings
 
     def _counted(
         self, lines: list[str], spans: list[list[Span]], typed: list[str | None], network_lines: list[str]
-    ) -> _Counted:
+    ) -> list[_Line]:
         """The lines decoded with the count models' letters (and the marginals that say which
         words the network may still turn); ``network_lines`` are what the network reads."""
-        tokens = [token_spans(word_spans, line) for word_spans, line in zip(spans, lines)]
-        texts = [line[t.start : t.end] for line, line_tokens in zip(lines, tokens) for t in line_tokens]
+        tokens = [token_spans(word_spans, line) for word_spans, line in zip(spans, lines, strict=True)]
+        texts = [line[t.start : t.end] for line, line_tokens in zip(lines, tokens, strict=True) for t in line_tokens]
         found = iter(self.ngram.candidates(texts))
         candidates = [list(islice(found, len(line_tokens))) for line_tokens in tokens]
-        rules = [_line_rules(*line) for line in zip(lines, network_lines, tokens, candidates)]
-        lexicon = [_with_harmony_variants(*line) for line in zip(candidates, rules)]
-        self._look_up_unseen_words(lines, tokens, lexicon)
-        context = self.context.twin_probabilities(lines, [_letters_decide(*line) for line in zip(tokens, lexicon)])
-        beside_neighbours = self.ngram.attested_neighbours(lexicon)
-        lines_typed = [_typed_line(*line) for line in zip(lines, tokens, lexicon)]
-        collocations = (
-            self.ngram.collocation_scores(lexicon)
-            if self.weights.collocation
-            else [[None] * len(positions) for positions in lexicon]
-        )
-        suffixes = [line_rules.suffixes for line_rules in rules]
-        parts: list[_LineParts] = list(
-            zip(lines, tokens, lexicon, context, beside_neighbours, lines_typed, collocations, suffixes)
-        )
-        words = [self._word_positions(*line_parts) for line_parts in parts]
-        sentences = [sentence_positions(self._with_rules(*line)) for line in zip(lines, tokens, words, rules)]
-        scores = self.ngram.arc_scores(sentences)
-        decodings = [decode(sentence, arcs, with_marginals=True) for sentence, arcs in zip(sentences, scores)]
-        return _Counted(lines, network_lines, spans, typed, tokens, rules, parts, words, sentences, scores, decodings)
+        words = [_line_words(*line) for line in zip(lines, network_lines, tokens, candidates, strict=True)]
+        lexicon = [[word.lexicon for word in line_words] for line_words in words]
+        self._look_up_unseen_words(lines, words)
+        context = self.context.twin_probabilities(lines, [_letters_decide(line_words) for line_words in words])
+        self._add_neighbour_evidence(words, lexicon)
+        counted = [
+            _Line(line, network_line, line_spans, line_typed, line_words, letters, _typed_line(line, line_words))
+            for line, network_line, line_spans, line_typed, line_words, letters in zip(
+                lines, network_lines, spans, typed, words, context, strict=True
+            )
+        ]
+        for line in counted:
+            line.positions = self._word_positions(line)
+            line.sentence = sentence_positions(self._with_rules(line))
+        for line, arcs in zip(counted, self.ngram.arc_scores([line.sentence for line in counted]), strict=True):
+            line.arcs = arcs
+            line.decoding = decode(line.sentence, arcs, with_marginals=True)
+        return counted
 
-    def _look_up_unseen_words(self, lines: list[str], tokens: list[list[Span]], lexicon: list[list[Position]]) -> None:
+    def _add_neighbour_evidence(self, words: list[list[_Word]], lexicon: list[list[Position]]) -> None:
+        """Each word's evidence from its neighbours, looked up for the whole chunk at once:
+        whether a spelling was counted beside one, and its collocation scores."""
+        beside = self.ngram.attested_neighbours(lexicon)
+        collocations = self.ngram.collocation_scores(lexicon) if self.weights.collocation else None
+        for index, line_words in enumerate(words):
+            for position, word in enumerate(line_words):
+                word.beside_neighbour = beside[index][position]
+                if collocations is not None:
+                    word.collocation = collocations[index][position]
+
+    def _look_up_unseen_words(self, lines: list[str], words: list[list[_Word]]) -> None:
         """The count-based letters of the chunk's unseen words, looked up in one batch (the
         count model remembers them for ``_unseen_position``). One word at a time,
         each lookup is a short numpy call that lets the network's threads take the GIL."""
         if not self.weights.unseen_counted:
             return
-        words: dict[tuple[str, int], None] = {}
-        for line, line_tokens, positions in zip(lines, tokens, lexicon):
-            for token, position in zip(line_tokens, positions):
-                if position.unseen:
-                    text = line[token.start : token.end]
-                    key = position.key or token_key(text)
-                    words[key, spelling_mask(key, text) or 0] = None
-        if words:
-            self.ngram.all_unseen_letter_probabilities(list(words))
+        found: dict[tuple[str, int], None] = {}
+        for line, line_words in zip(lines, words, strict=True):
+            for word in line_words:
+                if word.lexicon.unseen:
+                    text = line[word.token.start : word.token.end]
+                    key = word.lexicon.key or token_key(text)
+                    found[key, spelling_mask(key, text) or 0] = None
+        if found:
+            self.ngram.all_unseen_letter_probabilities(list(found))
 
-    def _finished(self, counted: _Counted, network: Future[_Asked], with_scores: bool) -> list[list[Ranking]]:
+    def _finished(self, counted: list[_Line], network: Future[_Asked], with_scores: bool) -> list[list[Ranking]]:
         """The rankings of ``counted``'s lines, those the network was asked about decoded
         again with its letters."""
-        lines, tokens, words, sentences = counted.lines, counted.tokens, counted.words, counted.sentences
-        decodings = counted.decodings
         for index, letters in network.result():
-            # the arcs stay: the network changes no word id
-            words[index] = self._word_positions(*counted.parts[index], network=letters, before=words[index])
-            line_words = self._with_rules(lines[index], tokens[index], words[index], counted.rules[index])
-            sentences[index] = sentence_positions(line_words)
-            decodings[index] = decode(sentences[index], counted.scores[index], with_scores)
+            line = counted[index]  # the arcs stay: the network changes no word id
+            line.positions = self._word_positions(line, network=letters)
+            line.sentence = sentence_positions(self._with_rules(line))
+            line.decoding = decode(line.sentence, line.arcs, with_scores)
         return [
-            decoded_rankings(line, word_spans, line_tokens, sentence, decoding, with_scores, line_typed)
-            for line, word_spans, line_tokens, sentence, decoding, line_typed in zip(
-                lines, counted.spans, tokens, sentences, decodings, counted.typed
+            decoded_rankings(
+                line.text,
+                line.spans,
+                [w.token for w in line.words],
+                line.sentence,
+                line.decoding,
+                with_scores,
+                line.typed,
             )
+            for line in counted
         ]
 
-    def _word_positions(
-        self,
-        line: str,
-        tokens: list[Span],
-        lexicon: list[Position],
-        context: np.ndarray,
-        beside_neighbours: list[bool],
-        typed_line: bool,
-        collocations: list[list[float] | None],
-        suffixes: list[Suffix | None],
-        network: _NetworkLetters | None = None,
-        before: list[Position] | None = None,
-    ) -> list[Position]:
-        """Each token's position scored by the letter models; with ``network``, the tokens
-        its windows reach are scored again and the others keep their position in ``before``."""
-        letters = None if network is None else network.probabilities
+    def _word_positions(self, line: _Line, network: _NetworkLetters | None = None) -> list[Position]:
+        """Each word's position scored by the letter models; with ``network``, the words
+        its windows reach are scored again and the others keep their position."""
+        if network is None:
+            return [self._position(line, word, None) for word in line.words]
         return [
-            self._position(line[t.start : t.end], t.start, known, letters, context, typed_line, beside, colloc, suffix)
-            if network is None or before is None or network.reaches(t)
-            else before[index]
-            for index, (t, known, beside, colloc, suffix) in enumerate(
-                zip(tokens, lexicon, beside_neighbours, collocations, suffixes)
-            )
+            self._position(line, word, network.probabilities) if network.reaches(word.token) else before
+            for word, before in zip(line.words, line.positions, strict=True)
         ]
 
-    def _with_rules(self, line: str, tokens: list[Span], positions: list[Position], rules: _Rules) -> list[Position]:
-        """``positions`` with the vowel harmony of suffixes written apart and of suffixes
-        after an apostrophe or a number, where weighted."""
+    def _with_rules(self, line: _Line) -> list[Position]:
+        """The line's positions with the vowel harmony of suffixes written apart and of
+        suffixes after an apostrophe or a number, where weighted."""
+        positions = line.positions
         if self.weights.particle_harmony:
-            positions = self._with_vowel_harmony(line, tokens, positions, rules.cuts)
+            positions = self._with_vowel_harmony(line.text, line.words, positions)
         if self.weights.suffix_harmony:
             positions = [
-                position if suffix is None else self._suffix_harmonised(position, suffix)
-                for position, suffix in zip(positions, rules.suffixes)
+                position if word.suffix is None else self._suffix_harmonised(position, word.suffix)
+                for position, word in zip(positions, line.words, strict=True)
             ]
         return positions
 
@@ -264,40 +268,33 @@ class DefaultRestorer(Restorer):
         emissions = [position.emission(i) - penalty * flag for i, flag in enumerate(flags)]
         return Position(list(position.ids), emissions, masks=list(position.masks), key=position.key)
 
-    def _position(
-        self,
-        text: str,
-        start: int,
-        lexicon: Position,
-        network: np.ndarray | None,
-        context: np.ndarray,
-        typed_line: bool,
-        beside_neighbour: bool,  # a spelling of the word was counted next to a neighbour's
-        collocation: list[float] | None,  # its spellings' ``ngram.collocation_scores``
-        suffix: Suffix | None,
-    ) -> Position:
+    def _position(self, line: _Line, word: _Word, network: np.ndarray | None) -> Position:
+        lexicon, text, start = word.lexicon, line.text[word.token.start : word.token.end], word.token.start
         if not _letters_decide_at(lexicon):
             return lexicon
         free = free_indices(text, MAX_MASK_BITS)
         if not len(free):
             return lexicon
         key = lexicon.key or token_key(text)
-        context_logits = _logit(context[start + free])
+        context_logits = _logit(line.context[start + free])
         if lexicon.unseen:
             unseen_network = None if network is None else network[start + free]
-            return self._unseen_position(key, text, free, context_logits, unseen_network, typed_line, suffix)
+            return self._unseen_position(
+                key, text, free, context_logits, unseen_network, line.typed_letters, word.suffix
+            )
         weights = self.weights
         scorers = [(weights.context, letter_scorer(free, context_logits))]
         if weights.network and network is not None:
             scorers.append((weights.network, letter_scorer(free, _logit(network[start + free]))))
-        scale = 1.0 if beside_neighbour else UNATTESTED_LETTER_SCALE
+        scale = 1.0 if word.beside_neighbour else UNATTESTED_LETTER_SCALE
         emissions = [scale * sum(weight * score(mask) for weight, score in scorers) for mask in lexicon.masks]
-        if collocation is not None:
-            emissions = [e + weights.collocation * c for e, c in zip(emissions, collocation)]
+        if word.collocation is not None:
+            emissions = [e + weights.collocation * c for e, c in zip(emissions, word.collocation, strict=True)]
         typed = spelling_mask(key, text) or 0
-        evidence = self._typed_evidence(lexicon, typed, typed_line, not CIRCUMFLEXES.isdisjoint(text))
+        evidence = self._typed_evidence(lexicon, typed, line.typed_letters, not CIRCUMFLEXES.isdisjoint(text))
         if evidence:
-            emissions = [e + evidence * flag for e, flag in zip(emissions, typed_spelling_flags(lexicon, typed))]
+            flags = typed_spelling_flags(lexicon, typed)
+            emissions = [e + evidence * flag for e, flag in zip(emissions, flags, strict=True)]
         return Position(list(lexicon.ids), emissions, masks=list(lexicon.masks), key=key)
 
     def _typed_evidence(self, lexicon: Position, typed: int, typed_line: bool, circumflex: bool) -> float:
@@ -348,21 +345,21 @@ class DefaultRestorer(Restorer):
         emissions = [score(m) + (bonus if m == typed else 0.0) for m in masks]
         return Position([UNK] * len(masks), emissions, masks=masks, key=key)
 
-    def _with_vowel_harmony(
-        self, line: str, tokens: list[Span], positions: list[Position], cuts: list[bool]
-    ) -> list[Position]:
+    def _with_vowel_harmony(self, line: str, words: list[_Word], positions: list[Position]) -> list[Position]:
         """Suffixes written apart, in harmony with what they follow; a suffix after another
         whose vowel is still open takes that one's vowel (ara-dı-nız)."""
+        tokens = [word.token for word in words]
         out = list(positions)
         wanted_before = None
-        for index, position in enumerate(positions):
-            cut = cuts[index]
+        for index, (position, word) in enumerate(zip(positions, words, strict=True)):
             wanted = (
-                _wanted_harmony(line, tokens, positions, index, cut, wanted_before) if len(position.masks) > 1 else None
+                _wanted_harmony(line, tokens, positions, index, word.cut, wanted_before)
+                if len(position.masks) > 1
+                else None
             )
             wanted_before = wanted
             if wanted is not None:
-                out[index] = self._harmonised(position, wanted, cut)
+                out[index] = self._harmonised(position, wanted, word.cut)
         return out
 
     def _harmonised(self, position: Position, wanted: str, hyphen_cut: bool) -> Position:
@@ -382,29 +379,31 @@ class DefaultRestorer(Restorer):
         ]
         return Position(list(position.ids), emissions, masks=list(position.masks), key=position.key)
 
-    def _network_probabilities(self, counted: _Counted) -> _Asked:
+    def _network_probabilities(self, counted: list[_Line]) -> _Asked:
         """(line index, the network's letters) of each line it is asked about: windows of
         ``UNSEEN_CONTEXT`` letters around unseen words and of ``COMPETING_CONTEXT`` (or
         ``NARROW_CONTEXT``) around competing words it may still turn (when the weights use
         the network there)."""
-        lines = counted.lines
-        reach = [
-            [
-                self._network_reach(position, decoding.best_share(index))
-                for index, position in enumerate(sentence[2:-1], 2)
-            ]
-            for sentence, decoding in zip(counted.sentences, counted.decodings)
-        ]
         asked = [
-            (index, _NetworkLetters(np.full(len(lines[index]), 0.5), windows))
-            for index, windows in enumerate(_windows(*line) for line in zip(lines, counted.tokens, reach))
-            if windows
+            (index, _NetworkLetters(np.full(len(line.text), 0.5), windows))
+            for index, line in enumerate(counted)
+            if (windows := _windows(line.text, self._network_reaches(line)))
         ]
         snippets = [(letters, a, b) for _, letters in asked for a, b in letters.windows]
-        texts = [counted.network_lines[index][a:b] for index, letters in asked for a, b in letters.windows]
-        for (letters, start, end), p in zip(snippets, self.neural.line_probabilities(texts) if texts else []):
+        texts = [counted[index].network_text[a:b] for index, letters in asked for a, b in letters.windows]
+        for (letters, start, end), p in zip(
+            snippets, self.neural.line_probabilities(texts) if texts else [], strict=True
+        ):
             letters.probabilities[start:end] = p
         return asked
+
+    def _network_reaches(self, line: _Line) -> list[tuple[Span, int]]:
+        """Each word's token and the letters of context the network reads either side of it."""
+        decoding = line.decoding
+        return [
+            (word.token, self._network_reach(position, decoding.best_share(index)))
+            for index, (word, position) in enumerate(zip(line.words, line.sentence[2:-1], strict=True), 2)
+        ]
 
     def _network_reach(self, position: Position, best_share: float) -> int:
         """Letters of context the network reads either side of a word (0: not asked). A
@@ -418,38 +417,38 @@ class DefaultRestorer(Restorer):
         return 0
 
 
-#: What scores a line's positions: line, tokens, lexicon positions, context-model letters,
-#: spellings counted beside a neighbour, a Turkish letter typed on the line, collocation
-#: scores, suffixes.
-_LineParts = tuple[
-    str, list[Span], list[Position], np.ndarray, list[bool], bool, list[list[float] | None], list[Suffix | None]
-]
+@dataclass
+class _Word:
+    """One token of a line and the evidence that scores its spellings."""
 
-
-class _Rules(NamedTuple):
-    """Per token of a line: whether it is a suffix a hyphen cuts off (``_hyphen_cuts``),
-    its suffix after an apostrophe or a number (``harmony.token_suffix``)."""
-
-    cuts: list[bool]
-    suffixes: list[Suffix | None]
+    token: Span
+    lexicon: Position  # its spellings in the count-based lexicon (with harmony variants)
+    cut: bool  # a suffix a hyphen cuts off the word before (``_hyphen_cuts``)
+    suffix: Suffix | None  # its suffix after an apostrophe or a number (``harmony.token_suffix``)
+    beside_neighbour: bool = False  # a spelling of it was counted next to a neighbour's
+    collocation: list[float] | None = None  # its spellings' ``ngram.collocation_scores``
 
 
 @dataclass
-class _Counted:
-    """A chunk of lines decoded with the count models' letters, and what decoding them
+class _Line:
+    """A line of a chunk, decoded with the count models' letters, and what decoding it
     again with the network's needs."""
 
-    lines: list[str]
-    network_lines: list[str]  # the lines as typed where known (a network may read case)
-    spans: list[list[Span]]
-    typed: list[str | None]
-    tokens: list[list[Span]]
-    rules: list[_Rules]
-    parts: list[_LineParts]
-    words: list[list[Position]]
-    sentences: list[list[Position]]
-    scores: list[dict]
-    decodings: list[Decoding]
+    text: str
+    network_text: str  # the line as typed where known (a network may read case)
+    spans: list[Span]
+    typed: str | None
+    words: list[_Word]
+    context: np.ndarray  # the context model's P(Turkish twin) per character
+    typed_letters: bool  # the writer typed a Turkish letter in a word of the line
+    positions: list[Position] = field(default_factory=list)  # each word's, scored
+    sentence: list[Position] = field(default_factory=list)  # the positions with the rules, padded
+    arcs: dict = field(default_factory=dict)
+    decoding: Decoding = field(default_factory=lambda: Decoding([], {}))
+
+    @property
+    def tokens(self) -> list[Span]:
+        return [word.token for word in self.words]
 
 
 @dataclass
@@ -467,9 +466,11 @@ class _NetworkLetters:
 _Asked = list[tuple[int, _NetworkLetters]]
 
 
-def _typed_line(line: str, tokens: list[Span], lexicon: list[Position]) -> bool:
+def _typed_line(line: str, words: list[_Word]) -> bool:
     """Whether the writer typed a Turkish letter in a word of the line."""
-    return not line.isascii() and any(spelling_mask(p.key, line[t.start : t.end]) for t, p in zip(tokens, lexicon))
+    return not line.isascii() and any(
+        spelling_mask(word.lexicon.key, line[word.token.start : word.token.end]) for word in words
+    )
 
 
 def _letters_decide_at(position: Position) -> bool:
@@ -478,9 +479,9 @@ def _letters_decide_at(position: Position) -> bool:
     return len(position.ids) > 1 or position.unseen
 
 
-def _letters_decide(tokens: list[Span], positions: list[Position]) -> list[Span]:
+def _letters_decide(words: list[_Word]) -> list[Span]:
     """The tokens whose spellings the letter models score (``_letters_decide_at``)."""
-    return [token for token, position in zip(tokens, positions) if _letters_decide_at(position)]
+    return [word.token for word in words if _letters_decide_at(word.lexicon)]
 
 
 def _hyphen_cuts(line: str, tokens: list[Span], positions: list[Position]) -> list[bool]:
@@ -495,36 +496,36 @@ def _hyphen_cuts(line: str, tokens: list[Span], positions: list[Position]) -> li
     ]
 
 
-def _line_rules(line: str, cased: str, tokens: list[Span], positions: list[Position]) -> _Rules:
-    """The rules' view of a line's tokens (``cased``: the line as typed, for the capitals of
-    acronyms)."""
+def _line_words(line: str, cased: str, tokens: list[Span], positions: list[Position]) -> list[_Word]:
+    """The words of a line with the rules' view of them (``cased``: the line as typed, for
+    the capitals of acronyms)."""
     if "'" not in line and "’" not in line:  # the commonest line: no suffix after an apostrophe
         suffixes: list[Suffix | None] = [None] * len(tokens)
     else:
         suffixes = [
             token_suffix(cased, token, position.key or token_key(line[token.start : token.end]))
-            for token, position in zip(tokens, positions)
+            for token, position in zip(tokens, positions, strict=True)
         ]
-    return _Rules(_hyphen_cuts(line, tokens, positions), suffixes)
+    cuts = _hyphen_cuts(line, tokens, positions)
+    return [
+        _Word(token, _with_harmony_variants(position, cut, suffix), cut, suffix)
+        for token, position, cut, suffix in zip(tokens, positions, cuts, suffixes, strict=True)
+    ]
 
 
-def _with_harmony_variants(positions: list[Position], rules: _Rules) -> list[Position]:
+def _with_harmony_variants(position: Position, cut: bool, suffix: Suffix | None) -> Position:
     """A suffix cut off its word by a hyphen (yaz-dı, ara-dı-nız) or after a number
     (1990'lı) is no word of its own: its spellings include those of its vowels in either
     harmony (nız beside niz, which the lexicon has); ``_with_vowel_harmony`` and the
     suffix harmony keep or favour the right ones. A suffix after an apostrophe keeps
     its vowels in harmony with each other (ları, not lari). Unseen words get theirs in
     ``_unseen_position``."""
-    if not any(rules.cuts) and not any(rules.suffixes):
-        return positions
-    out = list(positions)
-    for index, (position, cut, suffix) in enumerate(zip(positions, *rules)):
-        if cut and position.key:
-            ids, masks = harmony_variants(position)
-            out[index] = Position(ids, masks=masks, key=position.key)
-        elif suffix is not None and position.key and not position.unseen:
-            out[index] = harmonious_position(position, suffix, both=suffix.fixed_back is not None)
-    return out
+    if cut and position.key:
+        ids, masks = harmony_variants(position)
+        return Position(ids, masks=masks, key=position.key)
+    if suffix is not None and position.key and not position.unseen:
+        return harmonious_position(position, suffix, both=suffix.fixed_back is not None)
+    return position
 
 
 def _wanted_harmony(
@@ -562,10 +563,10 @@ def _logit(p: np.ndarray) -> np.ndarray:
     return np.log(p) - np.log1p(-p)
 
 
-def _windows(line: str, tokens: list[Span], reach: list[int]) -> list[tuple[int, int]]:
-    """Merged spans of ``reach`` letters either side of each token that has one."""
+def _windows(line: str, reaches: list[tuple[Span, int]]) -> list[tuple[int, int]]:
+    """Merged spans of ``width`` letters either side of each token that has one."""
     merged: list[tuple[int, int]] = []
-    for token, width in zip(tokens, reach):
+    for token, width in reaches:
         if not width:
             continue
         start, end = max(0, token.start - width), min(len(line), token.end + width)
