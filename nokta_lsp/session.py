@@ -21,7 +21,7 @@ from lsprotocol import types
 from nokta_model.backends import load_restorer
 from nokta_model.check.findings import CheckOptions, Finding, document_masker
 from nokta_model.check.words import word_key
-from nokta_model.prose import Masker, with_rules
+from nokta_model.prose import Masker, with_code_comments, with_rules
 
 from .analysis import Analysis, Snapshot
 from .autocorrect import Autocorrector
@@ -162,13 +162,17 @@ class Session:
             s.maxLineLength,
         )
 
-    def masker_for(self, document: Document) -> Masker | None:
+    def masker_for(self, document: Document, restoring: bool = False) -> Masker | None:
         """What the document is checked as (with its directives and the configuration's
-        ignore patterns), or None when it is not checked: not a checked file type, or excluded."""
+        ignore patterns; with ``checkCodeComments``, the comments and strings of its code
+        blocks too, unless ``restoring``: a restore never changes a code block), or None
+        when it is not checked: not a checked file type, or excluded."""
         settings = self.settings
         masker = document_masker(document.language_id, settings.fileTypes, settings.checkCodeComments)
         if masker is None or self.workspace.excludes(document.uri):
             return None
+        if settings.checkCodeComments and not restoring:
+            masker = with_code_comments(masker)
         return with_rules(masker, self.workspace.config_of(document.uri).ignore_regex)
 
     # --- documents --------------------------------------------------------------------
@@ -282,6 +286,16 @@ class Session:
         if analysis is None or not analysis.complete or row >= len(analysis.line_findings):
             return None
         return analysis.line_findings[row]
+
+    def restorable(self, document: Document, first: int = 0, last: int | None = None) -> list[Finding]:
+        """``findings`` a restore applies: none inside a code block, where ``checkCodeComments``
+        flags comments and strings that a restore leaves as written."""
+        findings = self.findings(document.uri, first, last)
+        masker = self.masker_for(document, restoring=True)
+        if not findings or masker is None or masker == self.masker_for(document):
+            return findings
+        prose = masker.mask_lines(document.lines)
+        return [f for f in findings if f.line < len(prose) and prose[f.line][f.start : f.end].strip()]
 
     def findings(self, uri: str, first: int = 0, last: int | None = None) -> list[Finding]:
         """Findings on lines ``first``..``last`` of the document's current text: its current

@@ -19,7 +19,7 @@ from pathlib import Path
 import pathspec
 
 from nokta_model.config import ConfigCache, ConfigError
-from nokta_model.prose import Masker, format_for_path, masker_for
+from nokta_model.prose import Masker, format_for_path, masker_for, with_code_comments
 
 GITIGNORE = ".gitignore"
 SKIPPED_FOLDERS = (".git",)
@@ -46,12 +46,13 @@ class Listing:
 
 def file_masker(path: Path, file_types: Sequence[str], check_code: bool) -> Masker | None:
     """The format a workspace file is checked as, or None when it is not checked: a type
-    nokta does not know, or one ``fileTypes`` (and ``checkCodeComments``) leave out."""
+    nokta does not know, or one ``fileTypes`` (and ``checkCodeComments``) leave out. With
+    ``check_code``, a document's code blocks have their comments and strings checked too."""
     masker = masker_for(format_for_path(path.name))
     if path.name not in masker.filenames and path.suffix.lower() not in masker.extensions:
         return None  # not known by name or extension (format_for_path falls back to plain text)
     if any(language in file_types for language in masker.language_ids):
-        return masker
+        return with_code_comments(masker) if check_code else masker
     return masker if check_code and masker.code else None
 
 

@@ -11,13 +11,25 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from nokta_model import prose
-from nokta_model.prose import FORMATS, format_for_path, keep_turkish, mask_lines, masker_for, prose_lines
+from nokta_model.prose import (
+    FORMATS,
+    format_for_path,
+    keep_turkish,
+    mask_lines,
+    masker_for,
+    prose_lines,
+    with_code_comments,
+    with_rules,
+)
 from nokta_model.spans import BACK_STEM, FRONT_STEM
 
 
-def masked(format_name: str, text: str) -> list[str]:
+def masked(format_name: str, text: str, code_comments: bool = False) -> list[str]:
+    """``text`` masked as ``format_name`` (with ``code_comments``: the server's
+    ``checkCodeComments`` view, code blocks' comments and strings kept), spaces squeezed."""
     lines = text.split("\n")
-    out = mask_lines(format_name, lines)
+    masker = masker_for(format_name)
+    out = (with_code_comments(masker) if code_comments else masker).mask_lines(lines)
     assert [len(line) for line in out] == [len(line) for line in lines]
     return [re.sub(r"\s+", " ", line).strip() for line in out]
 
@@ -66,38 +78,69 @@ def test_html_raw_elements_with_a_tag_over_two_lines():
     assert masked("html", "<p>Deger <code>sonuc</code> olur</p>") == ["Deger olur"]
 
 
+def test_code_blocks_are_code_whole_in_every_document_format():
+    fences = '```python\n# dosyayi ac\ndosya = ac("veri")\n```\n~~~js\n// yorum\n~~~\n```\n# yorum\n```\nson'
+    assert masked("markdown", fences) == [""] * 10 + ["son"]
+    assert masked("markdown", "````markdown\nBir ornek metin\n````\n\n    # girintili\nson") == [""] * 5 + ["son"]
+    assert masked("org", "#+begin_src python\n# yorum\n#+end_src\nson") == ["", "", "", "son"]
+    assert masked("asciidoc", '[source,python]\n----\nx = "metin"\n----\nson') == ["", "", "", "", "son"]
+    assert masked("rst", ".. code-block:: python\n\n   # yorum\n\nson") == ["", "", "", "", "son"]
+    latex = "\\begin{lstlisting}\n% yorum\n\\end{lstlisting}\n\\begin{minted}{python}\n# yorum\n\\end{minted} son"
+    assert masked("latex", latex) == ["", "", "", "", "", "son"]
+    assert masked("latex", "\\verb|kod metin| ve \\lstinline!kod! ve \\mintinline{py}{'kod'} son") == ["ve ve son"]
+    assert masked("html", "<pre>\n# yorum\n</pre> son") == ["", "", "son"]
+    assert masked("gitcommit", "Duzelt\n\ndiff --git a/x b/x\n+# yorum") == ["Duzelt", "", "", ""]
+    # The directives' layer goes over the masker that leaves code blocks whole.
+    assert with_rules(masker_for("markdown")).mask_lines(["```python", "# yorum", "```"]) == [" " * 9, " " * 7, " " * 3]
+
+
+def test_code_comments_view_keeps_a_blocks_comments_and_strings_and_only_a_documents():
+    assert with_code_comments(masker_for("plain")) is masker_for("plain")
+    assert with_code_comments(masker_for("code-hash")) is masker_for("code-hash")
+    viewed = with_code_comments(masker_for("markdown"))
+    assert with_code_comments(masker_for("markdown")) == viewed and with_code_comments(viewed) is viewed
+    with pytest.raises(ValueError, match="before with_rules"):
+        with_code_comments(with_rules(masker_for("markdown")))
+
+
 def test_markdown_fences_with_a_language_are_masked_as_its_code():
     text = '```python\n# dosyayi ac\ndosya = ac("veri")\n```\n~~~js\n// yorum\nf(x) /* blok\nsurer */\n~~~\nson'
-    assert masked("markdown", text) == ["", "dosyayi ac", "veri", "", "", "yorum", "blok", "surer", "", "son"]
-    assert masked("markdown", "```unknown\n# yorum\n```") == [""] * 3
+    out = ["", "dosyayi ac", "veri", "", "", "yorum", "blok", "surer", "", "son"]
+    assert masked("markdown", text, code_comments=True) == out
+    assert masked("markdown", "```unknown\n# yorum\n```", code_comments=True) == [""] * 3
     assert masked("markdown", "```kod``` ve metin") == ["ve metin"]  # a code span, not a fence
-    assert masked("markdown", "> ```python\n> # yorum\nmetin") == [">", "yorum", "metin"]  # the quote ends it
+    quoted = "> ```python\n> # yorum\nmetin"
+    assert masked("markdown", quoted, code_comments=True) == [">", "yorum", "metin"]  # the quote ends it
+    assert masked("markdown", quoted) == [">", "", "metin"]
 
 
 def test_a_markdown_fence_without_a_language_keeps_only_its_comment_lines():
     text = "```\n# imaji indirip calistiriyoruz\ndocker run --rm kuyruk # bu kod\n  // girintili yorum\n#!/bin/sh\n```"
-    assert masked("markdown", text) == ["", "imaji indirip calistiriyoruz", "", "girintili yorum", "", ""]
+    out = ["", "imaji indirip calistiriyoruz", "", "girintili yorum", "", ""]
+    assert masked("markdown", text, code_comments=True) == out
 
 
 def test_a_markdown_fence_holding_markdown_is_masked_as_markdown():
     text = "````markdown\n`kuyruga_ekle` icinde kontrol **iki** kez\n```python\nx = 1  # yorum\n```\n````\nson"
-    assert masked("markdown", text) == ["", "icinde kontrol **iki** kez", "", "yorum", "", "", "son"]
+    out = ["", "icinde kontrol **iki** kez", "", "yorum", "", "", "son"]
+    assert masked("markdown", text, code_comments=True) == out
 
 
 def test_an_xml_fence_keeps_only_its_comments():
     text = '```xml\n<!-- tum istekleri yonlendiriyoruz -->\n<rule name="Panel">metin</rule>\n<!-- uzun\nyorum -->\n```'
-    assert masked("markdown", text) == ["", "tum istekleri yonlendiriyoruz", "", "uzun", "yorum", ""]
+    out = ["", "tum istekleri yonlendiriyoruz", "", "uzun", "yorum", ""]
+    assert masked("markdown", text, code_comments=True) == out
     assert format_for_path("web.xml") == "code-xml"
 
 
 def test_code_blocks_with_a_language_in_org_rst_and_asciidoc():
     block = '# dosyayi ac\nx = ac("veri")'
     org = f"#+begin_src python\n{block}\n#+end_src\n#+begin_src\n# kod\n#+end_src\nmetin"
-    assert masked("org", org) == ["", "dosyayi ac", "veri", "", "", "", "", "metin"]
+    assert masked("org", org, code_comments=True) == ["", "dosyayi ac", "veri", "", "", "", "", "metin"]
     rst = f".. code-block:: python\n   :linenos:\n\n   {block.replace(chr(10), chr(10) + '   ')}\n\nSonra::\n\n   # kod"
-    assert masked("rst", rst) == ["", "", "", "dosyayi ac", "veri", "", "Sonra::", "", ""]
+    assert masked("rst", rst, code_comments=True) == ["", "", "", "dosyayi ac", "veri", "", "Sonra::", "", ""]
     adoc = f"[source,python]\n----\n{block}\n----\nmetin\n----\n# kod\n----"
-    assert masked("asciidoc", adoc) == ["", "", "dosyayi ac", "veri", "", "metin", "", "", ""]
+    assert masked("asciidoc", adoc, code_comments=True) == ["", "", "dosyayi ac", "veri", "", "metin", "", "", ""]
 
 
 def test_markdown_lists_and_indented_code():

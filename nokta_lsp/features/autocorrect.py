@@ -63,4 +63,4 @@ def _masker(ls: NoktaServer, document: Document) -> Masker | None:
     settings = session.settings_for(document.uri)
     if document.language_id not in settings.autocorrect or document.size > settings.maxFileSize:
         return None
-    return session.masker_for(document)
+    return session.masker_for(document, restoring=True)  # code blocks are never corrected

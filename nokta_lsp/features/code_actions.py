@@ -36,10 +36,9 @@ async def code_actions(ls: NoktaServer, params: types.CodeActionParams) -> list[
             if actions.touches(diagnostic, params.range):
                 result.extend(actions.quick_fixes(document.uri, diagnostic, version))
     start, end = document.clamp_range(params.range, session.codec)
-    selection = actions.in_range(session.findings(document.uri, start[0], end[0]), start, end)
-    extra = actions.document_actions(
-        document, session.findings(document.uri), selection, session.codec, fix_all, version
-    )
+    findings = session.restorable(document)  # restoring leaves code blocks as written
+    selection = actions.in_range(findings, start, end)
+    extra = actions.document_actions(document, findings, selection, session.codec, fix_all, version)
     return result + [action for action in extra if actions.wanted(kinds, str(action.kind))]
 
 

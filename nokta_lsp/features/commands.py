@@ -22,7 +22,7 @@ async def apply_restore(ls: NoktaServer, arguments: tuple[Any, ...], selection: 
     document = session.document(argument["uri"])
     if document is None:
         raise ValueError(f"document not open: {argument['uri']}")
-    findings = session.findings(document.uri)
+    findings = session.restorable(document)
     if selection:
         range_ = ls.protocol.structure(argument.get("range"), types.Range)
         findings = actions.in_range(findings, *document.clamp_range(range_, session.codec))

@@ -4,7 +4,10 @@ One masker per format (``FORMATS``: plain, markdown, latex, html, rst, org, asci
 gitcommit, and ``code-*`` for the comments and strings of programming languages)
 blanks what is not prose, keeping every line's length; the language guard
 (``language``) then blanks sentences that are not Turkish. @mentions and #hashtags are
-blanked in every format. What is left is the only text a restorer may change::
+blanked in every format. A document's code blocks (fences, source and literal blocks,
+verbatim, ``<pre>``) are code, whole: ``with_code_comments`` gives the server's
+``checkCodeComments`` view, where their comments and strings are prose to flag (never
+to restore). What is left is the only text a restorer may change::
 
     from nokta_model import prose
     masker = prose.masker_for(prose.format_for_path("notes.md"))
@@ -14,10 +17,12 @@ blanked in every format. What is left is the only text a restorer may change::
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
+from functools import lru_cache
 
 from . import asciidoc, code, gitcommit, html, latex, markdown, org, plain, rst
 from .base import Masker, blank
-from .directives import document_ignores, line_ignores, with_rules
+from .directives import RuleScan, document_ignores, line_ignores, with_rules
 from .language import keep_turkish, turkish_line
 
 __all__ = [
@@ -34,6 +39,7 @@ __all__ = [
     "masker_for_language_id",
     "prose_lines",
     "turkish_line",
+    "with_code_comments",
     "with_rules",
 ]
 
@@ -93,3 +99,15 @@ def prose_lines(masker: Masker | str, lines: Sequence[str]) -> list[str]:
     A restorer that changes only letters of the returned lines changes only prose.
     """
     return keep_turkish(mask_lines(masker, lines))
+
+
+@lru_cache(maxsize=64)
+def with_code_comments(masker: Masker) -> Masker:
+    """``masker`` keeping the comments and strings of a document's code blocks as prose
+    (the server flags them under ``checkCodeComments``; a restore never uses this masker);
+    ``masker`` itself for a format without code blocks. Apply before ``with_rules``."""
+    if isinstance(masker.scan, RuleScan):
+        raise ValueError(f"{masker.name}: with_code_comments comes before with_rules")
+    if masker.code_comments_scan is None:
+        return masker
+    return replace(masker, scan=masker.code_comments_scan, code_comments_scan=None)

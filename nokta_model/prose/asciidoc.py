@@ -1,6 +1,8 @@
 """AsciiDoc: delimited blocks (listing, literal, passthrough, comment), attributes and inline code blanked.
 
-A listing block under ``[source,python]`` is masked as its language's code.
+Every delimited block is code, whole; with ``code_comments`` (the server's
+``checkCodeComments`` view) a listing block under ``[source,python]`` is masked as its
+language's code.
 """
 
 from __future__ import annotations
@@ -8,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
+from functools import partial
 
 from . import code
 from .base import Masker, blank, blank_matches
@@ -28,7 +31,8 @@ class State:
 TEXT = State()
 
 
-def scan(state: State, line: str) -> tuple[str, State]:
+def scan(state: State, line: str, code_comments: bool = False) -> tuple[str, State]:
+    """``code_comments``: keep the comments and strings of code blocks (``code.block_line``)."""
     stripped = line.strip()
     if len(stripped) >= 4 and stripped[:4] in _DELIMITERS and not stripped.strip(stripped[0]):
         if state.delimiter == stripped:
@@ -36,7 +40,7 @@ def scan(state: State, line: str) -> tuple[str, State]:
         opened = replace(state, delimiter=stripped) if not state.delimiter else state
         return blank(line), (opened if stripped == "----" else replace(opened, language=""))
     if state.delimiter:
-        masked, inner = code.block_line(state.language, state.inner, line)
+        masked, inner = code.block_line(state.language, state.inner, line, code_comments)
         return masked, (state if inner == state.inner else replace(state, inner=inner))
     source = _SOURCE_RE.match(stripped)
     if source:
@@ -55,4 +59,5 @@ MASKER = Masker(
     language_ids=("asciidoc",),
     comments=(("//", ""),),
     literal=lambda state, line: bool(state.delimiter),
+    code_comments_scan=partial(scan, code_comments=True),
 )

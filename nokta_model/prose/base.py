@@ -56,6 +56,10 @@ class Masker:
     comments: tuple[tuple[str, str], ...] = ()
     #: Whether a line, in the state before it, is a code block's (a directive there is an example).
     literal: Callable[[Any, str], bool] | None = None
+    #: A document format's scan that keeps the comments and strings of its code blocks
+    #: (``with_code_comments``); None for a format without code blocks. ``scan`` leaves
+    #: every code block whole: what ``restore`` changes never includes one.
+    code_comments_scan: Scan | None = None
 
     def mask_line(self, state: Hashable, line: str) -> tuple[str, Hashable]:
         """One line masked, given the state the line before left (``start`` for the first)."""

@@ -228,13 +228,16 @@ UNTAGGED = "code-untagged"
 _UNTAGGED_COMMENT_RE = re.compile(r"[ \t]*(?:#|//)[ \t]")
 
 
-def block_line(language: str, inner: Hashable, line: str) -> tuple[str, Hashable]:
-    """A line inside a code block masked as its language's code (``language`` as
-    ``block_start`` gave it, or ``UNTAGGED``; "" when no masker knows it: the whole line
-    is code), with the block's next inner state."""
+def block_line(language: str, inner: Hashable, line: str, code_comments: bool) -> tuple[str, Hashable]:
+    """A line inside a document's code block, with the block's next inner state.
+
+    The whole line is code (``restore`` never changes a code block) unless
+    ``code_comments``: then it is masked as its language's code, keeping comments and
+    strings (``language`` as ``block_start`` gave it, or ``UNTAGGED``; "" when no masker
+    knows it: the whole line is code all the same)."""
+    if not code_comments or not language:
+        return blank(line), inner
     if language == UNTAGGED:
         comment = _UNTAGGED_COMMENT_RE.match(line)
         return (blank(line[: comment.end()]) + line[comment.end() :] if comment else blank(line)), inner
-    if not language:
-        return blank(line), inner
     return MASKERS[language].scan(inner, line)

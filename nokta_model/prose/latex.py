@@ -25,6 +25,8 @@ _TOKEN_RE = re.compile(
     r"(?P<comment>(?<!\\)%.*)"
     r"|(?P<env>\\begin\{(?P<name>(?:" + _MATH_ENVS + r")\*?)\})"
     r"|(?P<open>\$\$|\$|\\\(|\\\[)"
+    # inline code: \verb|x|, \lstinline!x!, \mintinline{python}{x} (any delimiter, or braces)
+    r"|\\(?:verb\*?|lstinline|mintinline\{[^{}]*\})(?:\[[^\]]*\])?(?:\{[^{}]*\}|(?P<delim>[^\w\s{\[])(?:(?!(?P=delim)).)*(?P=delim))"
     r"|(?P<skip>\\(?:" + _NO_PROSE_ARG + r")\*?(?:\[[^\]]*\])*(?:\{[^{}]*\})?)"
     r"|(?P<cmd>\\[A-Za-z@]+\*?(?:\[[^\]]*\])?|\\.)"
     r"|(?P<brace>[{}])"

@@ -1,9 +1,10 @@
 """Markdown by CommonMark's block rules, one line at a time.
 
-A line's state is the block it leaves open: front matter, a fenced code block (masked
-as its language's code when the info string names one: ```` ```python ```` keeps its
-comments and strings), one of CommonMark's seven kinds of HTML block (each ends where
-the spec says: a comment block at ``-->``, a ``<div>`` block at a blank line), or a
+A line's state is the block it leaves open: front matter, a fenced code block (code,
+whole; with ``code_comments``, the server's ``checkCodeComments`` view, masked as the
+language its info string names: ```` ```python ```` keeps its comments and strings),
+one of CommonMark's seven kinds of HTML block (each ends where the spec says: a
+comment block at ``-->``, a ``<div>`` block at a blank line), or a
 paragraph, with an inline HTML comment or raw element (``<code>``, ``<pre>``) that
 may still be open in it. An HTML block opens only at the start of a line, so ``\\<!--`` or a ``<!--`` inside a sentence
 never turns masking on past its paragraph. Blockquote markers are read on every
@@ -22,6 +23,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Hashable
+from functools import partial
 from typing import NamedTuple
 
 from . import code, html
@@ -88,7 +90,8 @@ MARKDOWN = "markdown"  # State.language of a fence holding Markdown
 _MARKDOWN_NAMES = frozenset(("markdown", "md", "commonmark", "gfm"))
 
 
-def scan(state: State, line: str) -> tuple[str, State]:
+def scan(state: State, line: str, code_comments: bool = False) -> tuple[str, State]:
+    """``code_comments``: keep the comments and strings of fenced code (``code.block_line``)."""
     stripped = line.strip()
     if state.block is Block.START:
         if stripped in ("---", "+++"):
@@ -101,12 +104,12 @@ def scan(state: State, line: str) -> tuple[str, State]:
     depth = line.count(">", 0, prefix_end)
     if state.block in (Block.FENCE, Block.HTML):
         if depth >= state.quotes:
-            return _inside(state, line, prefix_end if state.quotes else 0)
+            return _inside(state, line, prefix_end if state.quotes else 0, code_comments)
         state = State(Block.TEXT, list_indent=state.list_indent)  # the blockquote it was in has ended
     return _block_line(state, line, prefix_end, depth)
 
 
-def _inside(state: State, line: str, start: int) -> tuple[str, State]:
+def _inside(state: State, line: str, start: int, code_comments: bool) -> tuple[str, State]:
     """A line of an open fence or HTML block; ``start``: where its content starts."""
     head, content = blank(line[:start]), line[start:]
     after = State(Block.TEXT, list_indent=state.list_indent)
@@ -114,7 +117,7 @@ def _inside(state: State, line: str, start: int) -> tuple[str, State]:
         text = content.strip()
         if text.startswith(state.closer) and not text.strip(state.closer[0]):
             return blank(line), after
-        if not state.language:
+        if not state.language or not code_comments:
             return blank(line), state
         masked, inner = _fence_line(state.language, state.inner, content)
         return head + masked, (state if inner == state.inner else state._replace(inner=inner))
@@ -128,10 +131,11 @@ def _inside(state: State, line: str, start: int) -> tuple[str, State]:
 
 
 def _fence_line(language: str, inner: Hashable, line: str) -> tuple[str, Hashable]:
-    """A line of a fenced block masked as ``language`` (``_fence_start``), and its next inner state."""
+    """A line of a fenced block masked as ``language`` (``_fence_start``) keeping its
+    comments and strings (its prose in a Markdown fence), and its next inner state."""
     if language == MARKDOWN and isinstance(inner, State):
-        return scan(inner, line)
-    return code.block_line(language, inner, line)
+        return scan(inner, line, code_comments=True)
+    return code.block_line(language, inner, line, code_comments=True)
 
 
 def _block_line(state: State, line: str, start: int, depth: int) -> tuple[str, State]:
@@ -240,4 +244,5 @@ MASKER = Masker(
     language_ids=("markdown",),
     comments=(("<!--", "-->"),),
     literal=lambda state, line: state.block is Block.FENCE,
+    code_comments_scan=partial(scan, code_comments=True),
 )

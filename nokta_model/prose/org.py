@@ -1,6 +1,7 @@
 """Org mode: source/example/export blocks, #+keywords, drawers, verbatim and link targets blanked.
 
-A source block that names a language (``#+begin_src python``) is masked as its code.
+Every block is code, whole; with ``code_comments`` (the server's ``checkCodeComments``
+view) a source block that names a language (``#+begin_src python``) is masked as its code.
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
+from functools import partial
 
 from . import code
 from .base import Masker, blank, blank_matches
@@ -27,11 +29,12 @@ class State:
 TEXT = State()
 
 
-def scan(state: State, line: str) -> tuple[str, State]:
+def scan(state: State, line: str, code_comments: bool = False) -> tuple[str, State]:
+    """``code_comments``: keep the comments and strings of code blocks (``code.block_line``)."""
     if state.block:
         if _END_RE.match(line):
             return blank(line), TEXT
-        masked, inner = code.block_line(state.language, state.inner, line)
+        masked, inner = code.block_line(state.language, state.inner, line, code_comments)
         return masked, (state if inner == state.inner else replace(state, inner=inner))
     begin = _BEGIN_RE.match(line)
     if begin:
@@ -50,4 +53,5 @@ MASKER = Masker(
     language_ids=("org",),
     comments=(("#", ""),),
     literal=lambda state, line: state.block,
+    code_comments_scan=partial(scan, code_comments=True),
 )

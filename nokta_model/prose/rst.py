@@ -1,6 +1,8 @@
 """reStructuredText: literal blocks, directives (prose admonitions kept), roles and inline literals blanked.
 
-A code directive that names a language (``.. code-block:: python``) is masked as its code.
+Literal and code blocks are code, whole; with ``code_comments`` (the server's
+``checkCodeComments`` view) a code directive that names a language (``.. code-block::
+python``) is masked as its code.
 """
 
 from __future__ import annotations
@@ -8,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable
 from dataclasses import dataclass, replace
+from functools import partial
 
 from . import code
 from .base import Masker, blank, blank_matches
@@ -36,11 +39,12 @@ class State:
 PROSE = State()
 
 
-def scan(state: State, line: str) -> tuple[str, State]:
+def scan(state: State, line: str, code_comments: bool = False) -> tuple[str, State]:
+    """``code_comments``: keep the comments and strings of code blocks (``code.block_line``)."""
     indent = len(line) - len(line.lstrip())
     if state.literal_indent is not None:
         if not line.strip() or indent > state.literal_indent:
-            masked, inner = code.block_line(state.language, state.inner, line)
+            masked, inner = code.block_line(state.language, state.inner, line, code_comments)
             return masked, (state if inner == state.inner else replace(state, inner=inner))
         state = PROSE
     if _EXPLICIT_RE.match(line):
@@ -77,4 +81,5 @@ MASKER = Masker(
     language_ids=("restructuredtext", "rst"),
     comments=(("..", ""),),
     literal=_literal,
+    code_comments_scan=partial(scan, code_comments=True),
 )
