@@ -71,7 +71,8 @@ DESCRIPTIONS: dict[str, tuple[str, Any]] = {
     ),
     "checkCodeComments": (
         "Also check comments and string literals of code files (C-like, Python/shell-like, Lua/SQL/Haskell, "
-        "Lisp, MATLAB/Erlang families).",
+        "Lisp, MATLAB/Erlang families) and of code blocks in documents (flagged only: no restore changes a code "
+        "block).",
         True,
     ),
     "severity": ("Severity of confident findings.", "warning"),
