@@ -6,12 +6,19 @@ import enum
 import re
 from dataclasses import dataclass
 
-from .base import Masker, blank_matches, blank_range
+from .base import Masker, blank, blank_matches, blank_range
 
 _ENTITY_RE = re.compile(r"&(?:#\d+|#x[0-9a-fA-F]+|[A-Za-z]+);")
 #: Elements whose content is code or markup, never prose (Markdown's inline HTML shares them).
 RAW_TAGS = frozenset(("script", "style", "pre", "code", "textarea", "math", "svg"))
 _TAG_NAME_RE = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)")
+#: A tag that colours its text (an editor's syntax highlighting copied as HTML), and its content.
+_COLOURED_RE = re.compile(
+    r"""<(span|font)\b(?=[^>]*\b(?:style\s*=\s*(?:"[^"]*|'[^']*)\bcolou?r\s*:|color\s*=))[^>]*>.*?</\1\s*>""",
+    re.IGNORECASE,
+)
+_ANY_TAG_RE = re.compile(r"<[^>]*>")
+_PHRASE_RE = re.compile(r"[^\W\d_]+\s+[^\W\d_]+\s+[^\W\d_]+")
 
 
 class Mode(enum.Enum):
@@ -60,7 +67,17 @@ def scan(state: State, line: str) -> tuple[str, State]:
         comment = line.startswith("<!--", start)
         state = State(Mode.COMMENT) if comment else State(Mode.TAG, opened_raw_element(line, start))
         pos = start
-    return out, state
+    return (blank(out) if highlighted_code(line) else out), state
+
+
+def highlighted_code(line: str) -> bool:
+    """Whether ``line`` is code copied from an editor with its syntax highlighting: two or
+    more coloured spans, and no three words in a row outside them (a sentence with a word or
+    two in colour has them)."""
+    if len(_COLOURED_RE.findall(line)) < 2:
+        return False
+    outside = _ANY_TAG_RE.sub(" ", _ENTITY_RE.sub(" ", _COLOURED_RE.sub(" ", line)))
+    return _PHRASE_RE.search(outside) is None
 
 
 def opened_raw_element(line: str, start: int) -> str:

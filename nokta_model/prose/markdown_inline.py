@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from .base import blank, blank_matches
-from .html import RAW_TAGS, opened_raw_element
+from .html import RAW_TAGS, highlighted_code, opened_raw_element
 
 _SPECIAL_RE = re.compile(r"[\\`<&]")
 _ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
@@ -82,6 +82,8 @@ def mask_inline(line: str, open_element: str = "", may_continue: bool = True) ->
             pos = start + skip
             continue
         out, pos = out[:start] + blank(out[start:end]) + out[end:], end
+    if highlighted_code(line):  # code copied from an editor, coloured span by span
+        return blank(out), ""
     if "](" in out:
         out = blank_matches(_LINK_TARGET_RE, out)
     return (blank_matches(_REF_LABEL_RE, out) if "][" in out else out), ""
