@@ -105,8 +105,9 @@ _LINE_END_RE = re.compile(r"\r\n|\r|\n")
 
 
 def document_lines(data: bytes, name: str) -> list[str]:
-    """A file's lines as the server sees them; NoktaError for bytes that are not UTF-8 text."""
-    return _LINE_END_RE.split(decode_text(data, name))
+    """A file's lines as the server sees them (an editor hides a UTF-8 byte-order mark, so
+    columns count from after it); NoktaError for bytes that are not UTF-8 text."""
+    return _LINE_END_RE.split(decode_text(data, name).removeprefix("\ufeff"))
 
 
 def _looks_like_utf16(head: bytes) -> bool:

@@ -25,7 +25,7 @@ from ..training import TRAINERS
 from .check_files import STDIN_NAME, check_options, file_findings, ignored_words
 from .check_report import OUTPUT_FORMATS, render
 from .cluster import add_corpus_command
-from .restore_io import Source, StandardOutput, open_sources, source_batches, unified_diff
+from .restore_io import STANDARD_INPUT, Source, StandardOutput, open_sources, source_batches, unified_diff
 from .safe_output import StagedFile, Stopped, commit_all, stage, stop_on_signals
 from .workers import WorkerPool
 
@@ -81,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     restore = commands.add_parser("restore", help="restore diacritics in files or standard input")
     restore.add_argument(
-        "files", nargs="*", type=Path, metavar="FILE", help="UTF-8 text files (default: standard input)"
+        "files", nargs="*", type=Path, metavar="FILE", help="UTF-8 text files, or - (default: standard input)"
     )
     writes = restore.add_mutually_exclusive_group()
     writes.add_argument("--output", "-o", type=Path, help="write here instead of standard output")
@@ -171,10 +171,13 @@ def _jobs(requested: int | None, sources: list[Source]) -> int:
 def _restore(args: argparse.Namespace) -> int:
     if args.in_place and not args.files:
         raise UsageError("--in-place restores FILE arguments in place; give files")
+    if args.in_place and STANDARD_INPUT in args.files:
+        raise UsageError("--in-place restores files; standard input (-) is not one")
+    _read_once(args.files)
     preview = args.diff or args.check
     if preview and (args.output or args.in_place):
         raise UsageError("--diff and --check write no file; drop --output and --in-place")
-    sources = open_sources(args.files, args.format, whole=preview)
+    sources = open_sources(args.files, args.format, whole=preview, in_place=args.in_place)
     jobs = _jobs(args.jobs, sources)
     pool = WorkerPool(args.backend, args.device, jobs) if jobs > 1 else None
     restorer = None if pool else load_restorer(args.backend, device=args.device)
@@ -247,8 +250,7 @@ def _preview(sources: list[Source], restored: Callable[[Source], Iterator[str]],
 
 def _check(args: argparse.Namespace) -> int:
     names = args.files or [STDIN_NAME]
-    if names.count(STDIN_NAME) > 1:
-        raise UsageError("standard input (-) can be read once")
+    _read_once(names)
     configs = ConfigCache()
     checked = [(name, configs.config_for(Path.cwd() if name == STDIN_NAME else name)) for name in names]
     inputs = [
@@ -270,6 +272,11 @@ def _check(args: argparse.Namespace) -> int:
     if report:
         StandardOutput().write(report)
     return 1 if found else 0
+
+
+def _read_once(names: list[str] | list[Path]) -> None:
+    if [str(name) for name in names].count(STDIN_NAME) > 1:
+        raise UsageError("standard input (-) can be read once")
 
 
 def _read_input(name: str) -> bytes:

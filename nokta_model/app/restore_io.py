@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import sys
 from collections.abc import Generator
 from dataclasses import dataclass
@@ -20,6 +21,8 @@ from ..errors import NoktaError
 from ..pipeline import FILE_UNDECIDED_LINES, Piece, file_ignores, prose_batches
 from ..prose import PLAIN, Masker, format_for_path, masker_for, with_rules
 
+#: A FILE argument that names standard input, as ``nokta check -`` has it.
+STANDARD_INPUT = Path("-")
 _DIRECTIVE = b"nokta:"
 _PROBE_BYTES = 1 << 16
 
@@ -37,45 +40,82 @@ class Source:
     excluded: bool = False  # by the configuration: its text is passed through as it is
 
 
-def open_sources(files: list[Path], format_name: str, whole: bool = False) -> list[Source]:
-    """The inputs as streams, each with its configuration (standard input: the current
-    folder's); ``whole`` reads each into memory first (for a diff)."""
+def open_sources(files: list[Path], format_name: str, whole: bool = False, in_place: bool = False) -> list[Source]:
+    """The inputs (standard input when ``files`` is empty, or where one is ``-``) as
+    streams, each with its configuration (standard input: the current folder's), each
+    opened once. ``whole`` reads each into memory first (for a diff); ``in_place`` refuses,
+    before any is opened, a FILE that is not a regular file."""
+    if in_place:
+        _refuse_unwritable(files)
     configs = ConfigCache()
-    if not files:
-        config = configs.config_for(Path.cwd())
-        masker = with_rules(PLAIN if format_name == "auto" else masker_for(format_name), config.ignore_regex)
-        stdin = cast(BufferedIOBase, sys.stdin.buffer)
-        return [Source("standard input", BytesIO(stdin.read()) if whole else stdin, None, masker, None, _words(config))]
-    sources = []
+    return [
+        _standard_input(configs.config_for(Path.cwd()), format_name, whole)
+        if path == STANDARD_INPUT
+        else _file_source(path, configs.config_for(path), format_name, whole)
+        for path in files or [STANDARD_INPUT]
+    ]
+
+
+def _standard_input(config: Config, format_name: str, whole: bool) -> Source:
+    masker = with_rules(PLAIN if format_name == "auto" else masker_for(format_name), config.ignore_regex)
+    stdin = cast(BufferedIOBase, sys.stdin.buffer)
+    return Source("standard input", BytesIO(stdin.read()) if whole else stdin, None, masker, None, _words(config))
+
+
+def _file_source(path: Path, config: Config, format_name: str, whole: bool) -> Source:
+    format_masker = masker_for(format_for_path(str(path)) if format_name == "auto" else format_name)
+    masker = with_rules(format_masker, config.ignore_regex)
+    excluded = config.excludes(path)
+    try:
+        stream, size = _open_once(path, whole)
+        ignores = _words(config) | (frozenset() if excluded else _directive_words(stream, str(path), masker))
+    except OSError as error:
+        raise NoktaError(f"{path}: {error.strerror or error}") from None
+    return Source(str(path), stream, size, masker, path, ignores, excluded)
+
+
+def _open_once(path: Path, whole: bool) -> tuple[BufferedIOBase, int]:
+    """``path``'s stream and size in bytes: a regular file streams (unless ``whole``);
+    anything else (a pipe, ``/dev/stdin``, ``<(...)``'s ``/dev/fd/N``, a FIFO) can be read
+    only once, so it is read into memory."""
+    stream = open(path, "rb")  # noqa: SIM115 (closed by the caller, or here once read)
+    status = os.fstat(stream.fileno())
+    if stat.S_ISREG(status.st_mode) and not whole:
+        return stream, status.st_size
+    with stream:
+        data = stream.read()
+    return BytesIO(data), len(data)
+
+
+def _refuse_unwritable(files: list[Path]) -> None:
+    """NoktaError for the first FILE that is not a regular file: its bytes can be read only
+    once and it has no place to be rewritten, so ``--in-place`` cannot restore it."""
     for path in files:
-        config = configs.config_for(path)
-        format_masker = masker_for(format_for_path(str(path)) if format_name == "auto" else format_name)
-        masker = with_rules(format_masker, config.ignore_regex)
-        excluded = config.excludes(path)
         try:
-            ignores = _words(config) | (frozenset() if excluded else _directive_words(path, masker))
-            stream = BytesIO(path.read_bytes()) if whole else open(path, "rb")  # noqa: SIM115
-            sources.append(Source(str(path), stream, path.stat().st_size, masker, path, ignores, excluded))
-        except OSError as error:
-            raise NoktaError(f"{path}: {error.strerror or error}") from None
-    return sources
+            mode = path.stat().st_mode
+        except OSError:
+            continue  # opening it names the error
+        if not stat.S_ISREG(mode):
+            raise NoktaError(f"{path}: not a regular file, cannot be restored in place (restore it to standard output)")
 
 
 def _words(config: Config) -> frozenset[str]:
     return frozenset(word_key(word) for word in config.words)
 
 
-def _directive_words(path: Path, masker: Masker) -> frozenset[str]:
+def _directive_words(stream: BufferedIOBase, name: str, masker: Masker) -> frozenset[str]:
     """The words a file's ``nokta: ignore`` directives name: a first pass, made only when
-    the file has a directive at all."""
-    with open(path, "rb") as stream:
-        tail = b""
+    the file has a directive at all; the stream is left at its start."""
+    tail = b""
+    try:
         while chunk := stream.read(_PROBE_BYTES):
             if _DIRECTIVE in tail + chunk:
                 stream.seek(0)
-                return file_ignores(stream, str(path), masker)
+                return file_ignores(stream, name, masker)
             tail = chunk[-len(_DIRECTIVE) :]
-    return frozenset()
+        return frozenset()
+    finally:
+        stream.seek(0)
 
 
 class StandardOutput:
