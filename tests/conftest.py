@@ -1,4 +1,7 @@
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -18,3 +21,14 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sdist and the wheel as the release workflow builds them (``python -m build``: the
+    wheel from the sdist), built once for the tests that read them (test_wheel, test_release)."""
+    out = tmp_path_factory.mktemp("dist")
+    root = Path(__file__).resolve().parents[1]
+    build = [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(root)]
+    subprocess.run(build, check=True, capture_output=True, timeout=600)
+    return out

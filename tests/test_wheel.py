@@ -8,7 +8,6 @@ import json
 import os
 import site
 import subprocess
-import sys
 import tarfile
 import venv
 import zipfile
@@ -37,15 +36,8 @@ USER_ENV = {name: value for name, value in os.environ.items() if name != "PYTHON
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("dist")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w", str(out), str(ROOT)],
-        check=True,
-        capture_output=True,
-        timeout=600,
-    )
-    (built,) = out.glob("nokta-*.whl")
+def wheel(dist: Path) -> Path:
+    (built,) = dist.glob("nokta-*.whl")
     return built
 
 
@@ -87,14 +79,8 @@ def test_the_wheel_carries_the_models_their_licences_and_the_config_schema(wheel
     assert all(f"License-File: {name}" in metadata.splitlines() for name in LICENCE_FILES)
 
 
-def test_the_sdist_carries_the_models_and_their_licences(tmp_path: Path):
-    subprocess.run(
-        [sys.executable, "-m", "build", "--sdist", "--no-isolation", "-o", str(tmp_path), str(ROOT)],
-        check=True,
-        capture_output=True,
-        timeout=600,
-    )
-    (sdist,) = tmp_path.glob("nokta-*.tar.gz")
+def test_the_sdist_carries_the_models_and_their_licences(dist: Path):
+    (sdist,) = dist.glob("nokta-*.tar.gz")
     top = f"nokta-{nokta_model.__version__}"
     with tarfile.open(sdist) as archive:
         names = archive.getnames()
