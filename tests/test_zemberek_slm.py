@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from nokta_model.training.zemberek_distil import MARGIN, confusable_ids, distilled, informative_bigrams, neighbour_ids
 from nokta_model.training.zemberek_slm import cached_wheel, pair_hash, read_model
 
 VOCABULARY = ["<unk>", "<s>", "</s>", "bir", "gün", "şu", "su", "içti", "çok"]
@@ -110,6 +111,22 @@ def test_a_missing_bigram_backs_off(model):
     assert (model.bigram_ranks(w0, w1) == -1).all()
     expected = [BACKOFF_LEVELS[UNIGRAM_RANKS[a][1]] + UNIGRAM_LEVELS[UNIGRAM_RANKS[b][0]] for a, b in absent]
     assert model.bigram_log10(w0, w1).tolist() == pytest.approx(expected)
+
+
+def test_the_distilled_table_gives_the_model_values(model):
+    counts = {"şu": 10.0, "su": 5.0, "bir": 30.0}  # the lexicon's: şu and su share a key
+    words = confusable_ids(model, lambda spellings: [counts.get(spelling, 0.0) for spelling in spellings])
+    assert [model.vocabulary[word] for word in words] == ["şu", "su"]
+    found = informative_bigrams(model, words, neighbour_ids(model, len(VOCABULARY)), log=lambda line: None)
+    table = distilled(model, *found)
+    others = [word for word in VOCABULARY if word not in ("şu", "su")]
+    pairs = [(other, word) for word in ("şu", "su") for other in others]
+    pairs += [(word, other) for other, word in pairs]
+    left, right = (list(side) for side in zip(*pairs))
+    expected = model.bigram_log10(model.word_ids(left), model.word_ids(right))
+    assert table.log10_pairs(left, right) == pytest.approx(expected, abs=MARGIN)
+    assert table.unigrams(VOCABULARY).tolist() == model.unigram_log10.tolist()
+    assert len(table.pairs) == sum(1 for pair in BIGRAMS if {5, 6} & set(pair))
 
 
 def _real_wheel() -> Path | None:
