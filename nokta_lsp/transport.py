@@ -23,6 +23,8 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from cattrs import transform_error
+from cattrs.errors import ClassValidationError
 from lsprotocol import types
 from pygls.io_ import StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
@@ -49,6 +51,19 @@ class _OneLineForMalformedJson(logging.Filter):
 
 message_log = log.getChild("messages")
 message_log.addFilter(_OneLineForMalformedJson())
+
+
+class _NoTracebackForInvalidParams(logging.Filter):
+    """pygls logs a message whose parameters it cannot read with a 40 to 60 line traceback;
+    ``NoktaProtocol.structure_message`` logs it in one line instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Unable to deserialize message")
+
+
+logging.getLogger("pygls.protocol.json_rpc").addFilter(_NoTracebackForInvalidParams())
+#: What ``structure_message`` makes of a message it cannot read: ``handle_message`` drops it.
+_UNREADABLE = JsonRPCNotification(method="", jsonrpc="invalid", params=None)
 
 
 @dataclass(frozen=True)
@@ -93,14 +108,16 @@ class NoktaProtocol(LanguageServerProtocol):
         try:
             return super().structure_message(data)
         except Exception as error:
+            reason = _what_is_wrong(error.__cause__ or error)
+            log.warning("%s: invalid params, ignored: %s", data.get("method") or "a response", reason)
             if "id" in data and "method" in data:
-                self._send_response(
-                    data["id"],
-                    error=types.ResponseError(code=-32602, message=f"invalid params: {error.__cause__ or error}"),
-                )
-            return JsonRPCNotification(method="", jsonrpc="invalid", params=None)  # dropped by handle_message
+                invalid = types.ResponseError(code=-32602, message=f"invalid params: {reason}")
+                self._send_response(data["id"], error=invalid)
+            return _UNREADABLE
 
     def handle_message(self, message: Any) -> None:
+        if message is _UNREADABLE:  # logged and answered by structure_message
+            return
         if not hasattr(message, "jsonrpc"):  # valid JSON, but not a JSON-RPC message
             self.send_error(-32600, "Invalid Request: not a JSON-RPC message")
             return
@@ -142,6 +159,13 @@ class NoktaProtocol(LanguageServerProtocol):
             task = asyncio.ensure_future(written)
             self._pending_writes.add(task)
             task.add_done_callback(self._pending_writes.discard)
+
+
+def _what_is_wrong(error: BaseException) -> str:
+    """A message's unreadable fields in one line, each with its path (cattrs' own wording)."""
+    if isinstance(error, ClassValidationError):
+        return "; ".join(transform_error(error, path="$"))
+    return str(error) or type(error).__name__
 
 
 class PipeReader:
