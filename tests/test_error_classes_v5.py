@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 
 import pytest
 
+from nokta_model.backends import load_restorer
 from nokta_model.prose import masker_for
+from nokta_model.restorer import Restorer
 
 
 def prose_words(format_name: str, text: str) -> list[str]:
@@ -43,3 +47,34 @@ def test_words_in_colour_inside_a_sentence_stay_prose(format_name):
 def test_attribute_values_are_not_prose(format_name):
     line = 'Formda <input type="text" value="kullanici adi" class="giris kutusu"> var.'
     assert prose_words(format_name, line) == ["Formda var."]
+
+
+@pytest.fixture(scope="module")
+def shipped() -> Restorer:
+    return load_restorer("default")
+
+
+#: Words the count models have not seen or leave in doubt, so the network reads them.
+BATCHED = [
+    "Zirzopgiller kulubunun uyeleri dun aksam sahilde bulustu.",
+    "Kuzenim Cagdasin getirdigi cicekleri vazoya koydum.",
+    "Fistikcibasi dukkanini kapatip koyune dondu, orada bag bozumu yapiyor.",
+    "Sinav sonuclari aciklaninca ogrenciler sevincten cigliklar atti.",
+    "Yasli balikci aglarini ozenle katlayip kayigina yukledi.",
+    "Mustesarligin yeni genelgesi okullara gonderildi.",
+]
+
+
+def test_a_line_is_restored_alike_whatever_lines_share_its_batch(shipped):
+    alone = [shipped.suggest([line])[0] for line in BATCHED]
+    assert shipped.suggest(BATCHED) == alone  # confidences too, to the last bit
+    assert shipped.suggest(BATCHED[::-1]) == alone[::-1]
+
+
+def test_a_file_standard_input_and_the_api_restore_alike(shipped, tmp_path):
+    source = tmp_path / "metin.txt"
+    source.write_text("\n".join(BATCHED) + "\n", encoding="utf-8")
+    command = [sys.executable, "-m", "nokta_model", "restore"]
+    from_file = subprocess.run([*command, str(source)], capture_output=True, text=True, timeout=300, check=True)
+    piped = subprocess.run(command, input=source.read_text(), capture_output=True, text=True, timeout=300, check=True)
+    assert from_file.stdout == piped.stdout == "\n".join(shipped.restore(BATCHED)) + "\n"

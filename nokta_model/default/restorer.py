@@ -389,12 +389,10 @@ class DefaultRestorer(Restorer):
             for index, line in enumerate(counted)
             if (windows := _windows(line.text, self._network_reaches(line)))
         ]
-        snippets = [(letters, a, b) for _, letters in asked for a, b in letters.windows]
-        texts = [counted[index].network_text[a:b] for index, letters in asked for a, b in letters.windows]
-        for (letters, start, end), p in zip(
-            snippets, self.neural.line_probabilities(texts) if texts else [], strict=True
-        ):
-            letters.probabilities[start:end] = p
+        for index, letters in asked:  # a batch per line: the int8 network scales by its batch
+            texts = [counted[index].network_text[start:end] for start, end in letters.windows]
+            for (start, end), p in zip(letters.windows, self.neural.line_probabilities(texts), strict=True):
+                letters.probabilities[start:end] = p
         return asked
 
     def _network_reaches(self, line: _Line) -> list[tuple[Span, int]]:
