@@ -78,3 +78,13 @@ def test_a_file_standard_input_and_the_api_restore_alike(shipped, tmp_path):
     from_file = subprocess.run([*command, str(source)], capture_output=True, text=True, timeout=300, check=True)
     piped = subprocess.run(command, input=source.read_text(), capture_output=True, text=True, timeout=300, check=True)
     assert from_file.stdout == piped.stdout == "\n".join(shipped.restore(BATCHED)) + "\n"
+
+
+def test_a_lone_o_ending_a_sentence_is_the_pronoun(shipped):
+    lines = ["Bunu soyleyen o.", "Suclu olan o! Gordugun kisi o? Kapida bekleyen o..."]
+    assert shipped.restore(lines) == ["Bunu söyleyen o.", "Suçlu olan o! Gördüğün kişi o? Kapıda bekleyen o..."]
+
+
+def test_the_o_of_died_in_a_lifes_dates_stays_the_letter(shipped):
+    lines = ["Ahmet Bey (d. 1758 - o. 1809) buyuk sairdi.", "Sair Mehmet (d. 1890 Izmir o."]
+    assert shipped.restore(lines) == ["Ahmet Bey (d. 1758 - ö. 1809) büyük şairdi.", "Şair Mehmet (d. 1890 İzmir ö."]

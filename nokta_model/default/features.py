@@ -7,6 +7,9 @@
   some writers put apart ("Kitabı" dır), cut off with a hyphen (yaz-dı) or put after a
   suffix in brackets (satır(lar)ın). One weight, ``particle_harmony``, scores them all.
   Suffixes after an apostrophe or a number have their own rules (``harmony``).
+- A lone o that ends a sentence after a word is the pronoun (Bunu yapan o.), never the
+  letter ö, whatever the counts say; not the ö. of "ölümü" (died) before a year
+  (ö. 1682) or in the brackets of a life's dates ((d. 1795 İskoçya ö.).
 - The writer's own Turkish letters: a word typed with one keeps its other letters as
   typed, and on a line typed with Turkish letters a word typed without any is more
   likely meant so, when its typed form is a spelling counted in running text.
@@ -37,6 +40,10 @@ _DETACHED_SUFFIX_RE = re.compile(r"[dt]i[rm]?|nin|lik?|si|yi")
 #: (yaz-dı, gel-miş-siniz): after a hyphen they are never words of their own. Not the
 #: Persian izafet (nokta-i nazar, Kanun-ı Esasi), whose -i/-ı does not follow the harmony.
 _HYPHENATED_SUFFIX_RE = re.compile(r"[dt][iu][rmnk]?|[dt][iu]l?[ae]r|m[iu]s|[iu][mnz]|s[iu]n(?:[iu]z)?|n[iu]z|l[iu]k?")
+#: A lone o after a word and a space, ending a sentence that no year or number follows.
+_PRONOUN_O_RE = re.compile(r"(?<=[^\W\d_] )o(?=[.!?…]+(?:$|\s+(?!\d)))")
+#: Brackets of a life's dates still open, "(d. 1795 İskoçya": their ö. is "ölümü" (died).
+_OPEN_LIFE_DATES_RE = re.compile(r"\(d\.[^)]*$")
 _VOWELS = "aeıioöuü"
 _HIGH_VOWELS = "ıiuü"
 #: The particle's vowel after each last vowel of the word before it.
@@ -69,6 +76,17 @@ def is_hyphenated_suffix(key: str) -> bool:
     """Whether an ASCII token key is a suffix with a high vowel that a grammar book cuts
     off its word with a hyphen (yaz-dı, gel-miş-siniz)."""
     return _HYPHENATED_SUFFIX_RE.fullmatch(key) is not None
+
+
+def as_pronoun_o(position: Position, text: str, start: int) -> Position:
+    """``position`` spelled o alone where the lone o at ``start`` of the lower-cased ``text``
+    is the pronoun ending a sentence (``_PRONOUN_O_RE``); otherwise as it is."""
+    if position.key != "o" or 0 not in position.masks or not _PRONOUN_O_RE.match(text, start):
+        return position
+    if _OPEN_LIFE_DATES_RE.search(text, 0, start):
+        return position
+    plain = position.masks.index(0)
+    return Position([position.ids[plain]], [position.emission(plain)], [0], position.key)
 
 
 def harmony_after_word(previous: Position) -> str | None:

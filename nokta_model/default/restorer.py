@@ -35,6 +35,7 @@ from ..restorer import Ranking, Restorer
 from ..spans import SUFFIX_AFTER_QUOTE_RE, Span
 from ..words import MAX_MASK_BITS, spelling_mask, token_key, token_spans
 from .features import (
+    as_pronoun_o,
     disharmony,
     harmony_after_word,
     harmony_variants,
@@ -242,9 +243,10 @@ class DefaultRestorer(Restorer):
         ]
 
     def _with_rules(self, line: _Line) -> list[Position]:
-        """The line's positions with the vowel harmony of suffixes written apart and of
-        suffixes after an apostrophe or a number, where weighted."""
-        positions = line.positions
+        """The line's positions with a lone o ending a sentence the pronoun (``as_pronoun_o``)
+        and, where weighted, the vowel harmony of suffixes written apart and of suffixes
+        after an apostrophe or a number."""
+        positions = [as_pronoun_o(p, line.text, w.token.start) for p, w in zip(line.positions, line.words, strict=True)]
         if self.weights.particle_harmony:
             positions = self._with_vowel_harmony(line.text, line.words, positions)
         if self.weights.suffix_harmony:
