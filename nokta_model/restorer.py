@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from .alphabet import AMBIGUOUS, TURKISH_ONLY, model_lower, nfc_with_offsets, restore_letters
+from .calibration import Calibration
 from .reading import kept_suffix
 from .spans import Span, word_spans
 
@@ -51,6 +52,21 @@ class Suggestion:
         return self.count is not None and self.count > 0
 
 
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A word with more than one spelling: what ``restore`` writes (which may be the word
+    as typed) and the others. Offsets are code points."""
+
+    span: Span
+    original: str
+    alternatives: tuple[Alternative, ...]  # every spelling, best (written) first; calibrated
+    between_words: bool  # the best two are both spellings the backend's lexicon has
+
+    @property
+    def confidence(self) -> float:
+        return self.alternatives[0].score
+
+
 @dataclass
 class _Line:
     original: str
@@ -71,6 +87,9 @@ class Restorer(ABC):
     #: Whether the words ``foreign_words`` finds stay as typed; off only to see what the
     #: backend alone writes (the foreign-word guard's fit, ``codeswitch_fit``).
     keep_foreign: bool = True
+    #: What turns a word's shares into the confidences reported (``calibration``): the
+    #: shares as they are unless a backend's calibration was fitted.
+    calibration: Calibration = Calibration()
 
     @abstractmethod
     def rank(
@@ -107,8 +126,9 @@ class Restorer(ABC):
         return [self._restore_line(line, ranks) for line, ranks in zip(prepared, rankings)]
 
     def suggest(self, lines: Sequence[str]) -> list[list[Suggestion]]:
-        """For each line, the words whose best spelling differs from the typed one; on a
-        line typed with non-ASCII letters, with the counts of both spellings."""
+        """For each line, the words whose best spelling differs from the typed one, with
+        calibrated confidences; on a line typed with non-ASCII letters, with the counts of
+        both spellings."""
         prepared = [self._prepare(line) for line in lines]
         changes = self._changes(prepared)
         counted = [_beyond_ascii(line) for line in prepared]
@@ -117,9 +137,37 @@ class Restorer(ABC):
         typed = [spelling for line, words in asked for spelling in _as_typed(line, words)]
         counts = self.counts(best + typed)
         pairs = iter(zip(counts[: len(best)], counts[len(best) :]))
+        calibrated = iter(self._calibrated([spelled for words in changes for _, spelled in words]))
         return [
-            [_suggestion(line, span, spelled, next(pairs) if line_counted else None) for span, spelled in words]
+            [_suggestion(line, span, next(calibrated)[0], next(pairs) if line_counted else None) for span, _ in words]
             for line, words, line_counted in zip(prepared, changes, counted)
+        ]
+
+    def choices(self, lines: Sequence[str]) -> list[list[Choice]]:
+        """For each line, every word with more than one spelling, with the calibrated
+        confidence of each: what ``restore`` writes first."""
+        prepared = [self._prepare(line) for line in lines]
+        rankings = self._rank(prepared, with_scores=True)
+        found = [
+            [
+                (span, spelled)
+                for span, ranking in zip(line.spans, ranks)
+                if ranking and len(spelled := _spellings(line, span, ranking)) > 1
+            ]
+            for line, ranks in zip(prepared, rankings)
+        ]
+        calibrated = iter(self._calibrated([spelled for words in found for _, spelled in words]))
+        return [[_choice(line, span, *next(calibrated)) for span, _ in words] for line, words in zip(prepared, found)]
+
+    def _calibrated(self, words: list[tuple[Alternative, ...]]) -> list[tuple[tuple[Alternative, ...], bool]]:
+        """Each word's spellings with calibrated confidences (``calibration``), and whether
+        its best two are both spellings the backend's lexicon has (the kind of choice)."""
+        contested = [spelled for spelled in words if len(spelled) > 1]
+        counts = iter(self.counts([_lower_as_typed(alt.text) for spelled in contested for alt in spelled[:2]]))
+        kinds = [len(spelled) > 1 and min(next(counts), next(counts)) > 0 for spelled in words]
+        return [
+            (_with_scores(spelled, self.calibration.shares([alt.score for alt in spelled], kind)), kind)
+            for spelled, kind in zip(words, kinds)
         ]
 
     def _changes(self, prepared: list[_Line]) -> list[list[tuple[Span, tuple[Alternative, ...]]]]:
@@ -248,9 +296,7 @@ def _suggestion(
     line: _Line, span: Span, spelled: tuple[Alternative, ...], counts: tuple[float, float] | None
 ) -> Suggestion:
     """``counts``: of the best spelling and of the typed one, where counted."""
-    if line.nfc is not line.original:
-        spelled = tuple([Alternative(_map_word_back(line, span, text), p) for text, p in spelled])
-        span = Span(line.starts[span.start], line.starts[span.end])
+    span, spelled = _mapped_back(line, span, spelled)
     best = spelled[0]
     return Suggestion(
         span=span,
@@ -261,6 +307,37 @@ def _suggestion(
         count=counts[0] if counts else None,
         typed_count=counts[1] if counts else None,
     )
+
+
+def _choice(line: _Line, span: Span, spelled: tuple[Alternative, ...], between_words: bool) -> Choice:
+    span, spelled = _mapped_back(line, span, spelled)
+    return Choice(span, line.original[span.start : span.end], spelled, between_words)
+
+
+def _mapped_back(line: _Line, span: Span, spelled: tuple[Alternative, ...]) -> tuple[Span, tuple[Alternative, ...]]:
+    """A word's span and spellings in the original text (``span`` is in the NFC text)."""
+    if line.nfc is line.original:
+        return span, spelled
+    spelled = tuple([Alternative(_map_word_back(line, span, text), p) for text, p in spelled])
+    return Span(line.starts[span.start], line.starts[span.end]), spelled
+
+
+def _spellings(line: _Line, span: Span, ranking: Ranking) -> tuple[Alternative, ...]:
+    """Every spelling of a word as the user would see it (NFC), best first; none for a
+    word without a letter that can change."""
+    typed = line.nfc[span.start : span.end]
+    if AMBIGUOUS.isdisjoint(typed):
+        return ()
+    return _spell_all(typed, restore_letters(typed, ranking[0][0]), ranking)
+
+
+def _with_scores(spelled: tuple[Alternative, ...], scores: list[float]) -> tuple[Alternative, ...]:
+    return tuple([Alternative(alt.text, score) for alt, score in zip(spelled, scores)])
+
+
+def _lower_as_typed(text: str) -> str:
+    """A spelling in lower case, a capital I as ı (as the lexicon spells it)."""
+    return _undotted(model_lower(text), text)
 
 
 def _as_typed(line: _Line, words: list[tuple[Span, tuple[Alternative, ...]]]) -> list[str]:

@@ -13,6 +13,7 @@ from typing import cast
 
 from .. import __version__
 from ..backends import BACKENDS, keep_for_life, load_restorer, set_torch_defaults
+from ..calibration import CLOSE_BELOW
 from ..check.findings import DEFAULT_THRESHOLD
 from ..check.words import WORKSPACE_FILE
 from ..config import ConfigCache
@@ -24,6 +25,7 @@ from ..restorer import Restorer
 from ..training import TRAINERS
 from .check_files import STDIN_NAME, check_options, file_findings, ignored_words
 from .check_report import OUTPUT_FORMATS, render
+from .close_calls import with_close_calls
 from .cluster import add_corpus_command
 from .restore_io import STANDARD_INPUT, Source, StandardOutput, open_sources, source_batches, unified_diff
 from .safe_output import StagedFile, Stopped, commit_all, stage, stop_on_signals
@@ -89,6 +91,12 @@ def build_parser() -> argparse.ArgumentParser:
     restore.add_argument("--diff", action="store_true", help="print a unified diff of the changes; write no file")
     restore.add_argument(
         "--check", action="store_true", help="write no file; exit 1 if any input would change (as black --check)"
+    )
+    restore.add_argument(
+        "--ambiguous",
+        action="store_true",
+        help=f"also list on standard error the words where another spelling was close (calibrated confidence "
+        f"below {CLOSE_BELOW}): FILE:LINE:COLUMN, both spellings and their confidences; the output is unchanged",
     )
     _add_format_argument(restore)
     restore.add_argument(
@@ -180,7 +188,8 @@ def _restore(args: argparse.Namespace) -> int:
     sources = open_sources(args.files, args.format, whole=preview, in_place=args.in_place)
     jobs = _jobs(args.jobs, sources)
     pool = WorkerPool(args.backend, args.device, jobs) if jobs > 1 else None
-    restorer = None if pool else load_restorer(args.backend, device=args.device)
+    # --ambiguous asks this process's restorer for the close calls, workers or not
+    restorer = None if pool and not args.ambiguous else load_restorer(args.backend, device=args.device)
     keep_for_life()
     opened: list[Generator] = []  # each source's batches, closed (its progress bar ended) before any message
 
@@ -189,10 +198,13 @@ def _restore(args: argparse.Namespace) -> int:
             return passed_through(source.stream, source.name)
         batches = source_batches(source)
         opened.append(batches)
+        decided = (
+            with_close_calls(batches, restorer, source.name) if restorer is not None and args.ambiguous else batches
+        )
         if pool:
-            return pool.restore(batches)
+            return pool.restore(decided)
         assert restorer is not None
-        return (restore_pieces(restorer, batch) for batch in batches)
+        return (restore_pieces(restorer, batch) for batch in decided)
 
     staged: list[StagedFile] = []
     finished = False

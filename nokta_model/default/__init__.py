@@ -47,7 +47,9 @@ class LazyNetwork:
 
 
 def load_default_restorer(path: Path | None = None, device: str = "auto") -> DefaultRestorer:
-    """The shipped default, or the shipped models with the weights file at ``path``."""
+    """The shipped default, or the shipped models with the weights file at ``path``; its
+    confidences calibrated by the shipped calibration (fitted for the shipped weights)."""
+    from ..calibration import read_calibration
     from ..charctx import load_context_model
     from ..ngram.model import NgramRestorer
 
@@ -55,7 +57,8 @@ def load_default_restorer(path: Path | None = None, device: str = "auto") -> Def
     neural = LazyNetwork(lambda: _load_network(device))
     if device not in _LAZY_DEVICES:
         neural.load()
-    return DefaultRestorer(NgramRestorer.load(None), load_context_model(None), neural, weights)
+    calibration = read_calibration()
+    return DefaultRestorer(NgramRestorer.load(None), load_context_model(None), neural, weights, calibration=calibration)
 
 
 def _load_network(device: str) -> Network:

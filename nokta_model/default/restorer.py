@@ -27,6 +27,7 @@ from typing import Protocol
 import numpy as np
 
 from ..alphabet import CIRCUMFLEXES
+from ..calibration import Calibration
 from ..lattice import UNK, Decoding, Position, decode, decoded_rankings, sentence_positions, typed_per_line
 from ..neural.candidates import free_indices
 from ..ngram.model import NgramRestorer
@@ -107,15 +108,17 @@ class DefaultRestorer(Restorer):
         neural: Network,
         weights: Weights | None = None,
         network_pool: ThreadPoolExecutor | None = None,
+        calibration: Calibration | None = None,
     ) -> None:
         self.ngram, self.context, self.neural = ngram, context, neural
         self.weights = weights or Weights()
+        self.calibration = calibration or Calibration()
         # The threads the network reads chunks on (started at the first call, kept for the next).
         self.network_pool = network_pool or ThreadPoolExecutor(NETWORK_THREADS, thread_name_prefix="nokta-network")
 
     def with_weights(self, weights: Weights) -> DefaultRestorer:
         """The same models under other weights (they share every table, cache and thread)."""
-        return DefaultRestorer(self.ngram, self.context, self.neural, weights, self.network_pool)
+        return DefaultRestorer(self.ngram, self.context, self.neural, weights, self.network_pool, self.calibration)
 
     def dotted_capitals(self, dotted: list[str], undotted: list[str], ascii_lines: list[bool]) -> list[bool]:
         return self.ngram.dotted_capitals(dotted, undotted, ascii_lines)

@@ -7,6 +7,7 @@
 | neural | a run folder; ship with ``python -m nokta_model.neural.ship`` | trains the network (hours, resumable) |
 | default | data/default.json | fits the default's weights on the tune split, with the shipped models |
 | guard | data/guard.json | fits the foreign-word guard on the tune split and English text (after the others) |
+| calibration | data/calibration.json | fits the default's confidence calibration on the tune split (after the others) |
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from ..corpus import default_corpus_dir, split_lines
 
-TRAINERS = ("ngram", "context", "neural", "default", "guard")
+TRAINERS = ("ngram", "context", "neural", "default", "guard", "calibration")
 
 
 def train(args: argparse.Namespace) -> int:
@@ -39,6 +40,12 @@ def train(args: argparse.Namespace) -> int:
         from ..default import load_default_restorer
 
         fit_guard(load_default_restorer(None, args.device), corpus, args.output)
+    elif args.backend == "calibration":
+        from ..calibration import CALIBRATION_FILE
+        from ..default import load_default_restorer
+        from .calibration_fit import fit_calibration
+
+        fit_calibration(load_default_restorer(None, args.device), corpus, args.output or CALIBRATION_FILE)
     else:
         from ..neural.cli import train_from_cli
 

@@ -1,0 +1,56 @@
+"""The calibration map, its file and its fit."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from nokta_model.calibration import CALIBRATION_FILE, Calibration, read_calibration, write_calibration
+from nokta_model.training.calibration_fit import Decided, fit_temperature, log_loss
+
+
+def test_the_identity_keeps_shares_and_a_temperature_keeps_every_order():
+    shares = [0.9999, 0.0001]
+    assert Calibration().shares(shares, True) == shares
+    calibrated = Calibration(between_words=3.0, other=1.0)
+    assert calibrated.shares(shares, False) == shares
+    hot = calibrated.shares(shares, True)
+    assert hot[0] > hot[1] and hot[0] < shares[0] and sum(hot) == pytest.approx(1.0)
+    tops = [calibrated.shares([p, 1 - p], True)[0] for p in (0.6, 0.9, 0.99, 0.9999)]
+    assert tops == sorted(tops)  # monotone
+    assert calibrated.shares([1.0], True) == [1.0]  # one spelling: sure
+    assert calibrated.shares([1.0, 0.0], True) == [1.0, 0.0]  # a share of exactly 0 stays 0
+
+
+def test_the_shipped_calibration_reads_and_a_written_one_reads_back(tmp_path):
+    shipped = read_calibration()
+    assert shipped.between_words > 1 and shipped.other > 1  # the lattice's shares are too sure
+    assert json.loads(CALIBRATION_FILE.read_text(encoding="utf-8"))["tune_lines"] > 0
+    path = tmp_path / "calibration.json"
+    write_calibration(Calibration(2.0, 3.0), path, {"tune_lines": 1})
+    assert read_calibration(path) == Calibration(2.0, 3.0)
+
+
+@pytest.mark.parametrize(
+    "text", ["{", '{"temperatures": {"words": 2}}', '{"temperatures": {"other": 0}}', '{"fitted": 1}']
+)
+def test_a_bad_calibration_file_is_one_clear_error(tmp_path, text):
+    path = tmp_path / "calibration.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match="cannot read the calibration from"):
+        read_calibration(path)
+
+
+def test_the_fit_finds_the_temperature_that_made_the_choices():
+    """Choices right as often as a temperature of 3 says: the fit finds about 3."""
+    rng = random.Random(1)
+    found = []
+    for _ in range(20_000):
+        share = 1 - 10 ** rng.uniform(-8, -0.5)
+        truth = Calibration(between_words=3.0).shares([share, 1 - share], True)[0]
+        found.append(Decided((share, 1 - share), True, rng.random() < truth))
+    temperature = fit_temperature(found)
+    assert temperature == pytest.approx(3.0, rel=0.1)
+    assert log_loss(found, temperature) < log_loss(found, 1.0)
