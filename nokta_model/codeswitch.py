@@ -15,6 +15,10 @@ capitals, a line typed with Turkish letters. Two rules come first (``ruled_words
 word typed with a Turkish letter is Turkish, an acronym on a line typed with Turkish
 letters is as meant.
 
+The language of each sentence is decided the same way, on its own words alone (a second
+logistic regression over ``SENTENCE_FEATURES``): every word of a sentence taken as English
+stays as typed, whatever the sentences before and after it are.
+
 The backend supplies the evidence; this module only decides.
 """
 
@@ -101,6 +105,19 @@ WORD_FEATURES = (
     "line_turkish_typed",
     "twin_in_english_sentence",
 )
+#: The features of a sentence (``sentence_features``), from its words' evidence.
+SENTENCE_FEATURES = (
+    "bias",
+    "mean_ratio",
+    "plain_mean_ratio",  # … of its words but names, titles and acronyms (capitalised inside it: Atlantic Records)
+    "english_share",
+    "turkish_typed_share",
+    "log_words",
+    "capitals_line",
+    "line_others_ratio",
+    "line_others_ratio_per_word",  # … over its own words: the more a short sentence follows its line
+    "line_others_words",
+)
 #: Each class of word has weights of its own for every feature (``features``): its
 #: evidence counts differently (an English frequency says more of a word in capitals).
 CLASSES = ("acronym", "capitalised", "other")
@@ -110,13 +127,22 @@ BIASES = tuple(FEATURES.index(f"{kind}:bias") for kind in CLASSES)
 
 @dataclass(frozen=True)
 class Guard:
-    """The fitted decision: a logistic regression over ``FEATURES``."""
+    """The fitted decisions: logistic regressions over ``FEATURES`` (a word) and
+    ``SENTENCE_FEATURES`` (a sentence: English when its logit is above 0)."""
 
     weights: np.ndarray  # one per feature
+    sentence_weights: np.ndarray  # one per sentence feature
     threshold: float = 0.0  # a word is foreign when its logit is above this
 
     def logits(self, features: np.ndarray) -> np.ndarray:
         return features @ self.weights
+
+    def in_english_sentence(
+        self, lines: Sequence[Sequence[WordEvidence]], places: Sequence[Sequence[Place]]
+    ) -> np.ndarray:
+        """Per word, line after line, whether its sentence is English."""
+        sentence, rows = sentence_features(lines, places)
+        return (rows @ self.sentence_weights > 0)[sentence]
 
     def foreign_words(
         self, lines: Sequence[Sequence[WordEvidence]], places: Sequence[Sequence[Place]]
@@ -124,7 +150,8 @@ class Guard:
         """Which words of each line are foreign and stay as typed."""
         if not any(lines):
             return [[] for _ in lines]
-        foreign = iter((self.logits(features(lines, places)) > self.threshold).tolist())
+        fitted = (self.logits(features(lines, places)) > self.threshold) | self.in_english_sentence(lines, places)
+        foreign = iter(fitted.tolist())
         return [
             [fitted if ruled is None else ruled for ruled, fitted in zip(line_rules, foreign)]
             for line_rules in ruled_words(lines)
@@ -146,10 +173,15 @@ def read_guard(path: Path = DEFAULT_GUARD) -> tuple[Guard, dict]:
     """(the guard, the rest of the file: how it was fitted)."""
     try:
         values = json.loads(Path(path).read_text(encoding="utf-8"))
-        weights = values.pop("weights")
-        if set(weights) != set(FEATURES):
-            raise ValueError(f"its features differ from {', '.join(FEATURES)}")
-        guard = Guard(np.array([float(weights[name]) for name in FEATURES]), float(values.pop("threshold", 0.0)))
+        weights, sentence_weights = values.pop("weights"), values.pop("sentence_weights")
+        for names, found in ((FEATURES, weights), (SENTENCE_FEATURES, sentence_weights)):
+            if set(found) != set(names):
+                raise ValueError(f"its features differ from {', '.join(names)}")
+        guard = Guard(
+            np.array([float(weights[name]) for name in FEATURES]),
+            np.array([float(sentence_weights[name]) for name in SENTENCE_FEATURES]),
+            float(values.pop("threshold", 0.0)),
+        )
         return guard, values
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
         raise ModelFileError(f"cannot read the foreign-word guard from {path}: {error}") from None
@@ -162,7 +194,9 @@ def shipped_guard() -> Guard:
 
 def write_guard(guard: Guard, path: Path, provenance: dict) -> None:
     weights = {name: round(float(w), 4) for name, w in zip(FEATURES, guard.weights)}
-    text = json.dumps({"weights": weights, "threshold": guard.threshold, **provenance}, indent=1, ensure_ascii=False)
+    sentence = {name: round(float(w), 4) for name, w in zip(SENTENCE_FEATURES, guard.sentence_weights)}
+    values = {"weights": weights, "sentence_weights": sentence, "threshold": guard.threshold, **provenance}
+    text = json.dumps(values, indent=1, ensure_ascii=False)
     Path(path).write_text(text + "\n", encoding="utf-8")
 
 
@@ -185,10 +219,8 @@ def word_features(lines: Sequence[Sequence[WordEvidence]], places: Sequence[Sequ
     flags = np.array([word[4:] for word in words], dtype=bool).reshape(-1, 8)
     turkish_letter, foreign_letter, acronym, turkish_acronym, single, short, capitalised, capitals_line = flags.T
     start, suffix = np.array([place for line in places for place in line], dtype=bool).reshape(-1, 2).T
-    ratio = np.clip(own[:, 0], -MAX_EVIDENCE, MAX_EVIDENCE)
-    ratio[single] = 0.0  # a single letter (a, I, o, the suffix ı written apart) says nothing
-    line_of = np.repeat(np.arange(len(lines)), [len(line) for line in lines])
-    sentence = np.cumsum(start | np.r_[True, line_of[1:] != line_of[:-1]]) - 1
+    ratio = _ratios(own[:, 0], single)
+    line_of, sentence = _sentences(lines, start)
     others = np.bincount(sentence)[sentence] - 1.0
     typed = turkish_letter.astype(np.float64)
     line_typed = np.bincount(line_of, typed, len(lines))[line_of] - typed > 0
@@ -222,6 +254,59 @@ def word_features(lines: Sequence[Sequence[WordEvidence]], places: Sequence[Sequ
         twin * english_share,
     ]
     return np.column_stack([np.asarray(column, dtype=np.float64) for column in columns])
+
+
+def sentence_features(
+    lines: Sequence[Sequence[WordEvidence]], places: Sequence[Sequence[Place]]
+) -> tuple[np.ndarray, np.ndarray]:
+    """(the sentence of each word of ``lines``, line after line; the ``SENTENCE_FEATURES``
+    of each sentence, one row per sentence). A sentence ends at a line's end or where a
+    word starts one (``Place.sentence_start``)."""
+    words = [word for line in lines for word in line]
+    starts = [place for line in places for place in line]
+    line_of, sentence = _sentences(lines, np.array([place.sentence_start for place in starts], dtype=bool))
+    if not words:
+        return sentence, np.zeros((0, len(SENTENCE_FEATURES)))
+    ratio = _ratios(np.array([word.log_ratio for word in words]), np.array([word.single_letter for word in words]))
+    sizes = np.bincount(sentence).astype(np.float64)
+    named = np.array([word.acronym or (word.capitalised and not at.sentence_start) for word, at in zip(words, starts)])
+    plain = np.bincount(sentence, (~named).astype(np.float64), len(sizes))
+    plain_ratio = np.bincount(sentence, np.where(named, 0.0, ratio), len(sizes))
+
+    def mean(values: np.ndarray) -> np.ndarray:
+        return np.bincount(sentence, values.astype(np.float64)) / sizes
+
+    line_of_sentence = np.zeros(len(sizes), dtype=np.int64)
+    line_of_sentence[sentence] = line_of
+    others = np.bincount(line_of, minlength=len(lines))[line_of_sentence] - sizes
+    others_ratio = np.bincount(line_of, ratio, len(lines))[line_of_sentence] - np.bincount(sentence, ratio)
+    line_ratio = np.divide(others_ratio, others, out=np.zeros_like(others), where=others > 0)
+    columns = [
+        np.ones(len(sizes)),
+        mean(ratio),
+        np.divide(plain_ratio, plain, out=np.zeros_like(plain), where=plain > 0),
+        mean(ratio > 0),
+        mean(np.array([word.turkish_letter for word in words])),
+        np.log1p(sizes),
+        mean(np.array([word.capitals_line for word in words])),
+        line_ratio,
+        line_ratio / sizes,
+        np.log1p(others),
+    ]
+    return sentence, np.column_stack(columns)
+
+
+def _ratios(log_ratios: np.ndarray, single: np.ndarray) -> np.ndarray:
+    """Each word's evidence, clipped; a single letter (a, I, o, the suffix ı written apart) says nothing."""
+    ratio = np.clip(log_ratios, -MAX_EVIDENCE, MAX_EVIDENCE)
+    ratio[single] = 0.0
+    return ratio
+
+
+def _sentences(lines: Sequence[Sequence[WordEvidence]], start: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(the line of each word, its sentence): a sentence starts at a line's start or at ``start``."""
+    line_of = np.repeat(np.arange(len(lines)), [len(line) for line in lines])
+    return line_of, np.cumsum(start | np.r_[True, line_of[1:] != line_of[:-1]]) - 1
 
 
 def _others_mean(sentence: np.ndarray, values: np.ndarray, others: np.ndarray) -> np.ndarray:

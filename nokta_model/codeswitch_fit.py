@@ -16,6 +16,14 @@ backend's spelling (a word the backend gets wrong either way teaches nothing). I
   docstrings of the Python standard library that this interpreter runs (PSF License 2.0),
   read from its source files in sorted order, so the same Python gives the same text.
 
+The language of a sentence is fitted on the sentences of the guard's own lines (its
+sentences as ``codeswitch.sentence_features`` finds them): the tune lines typed in ASCII,
+with slips, as written, with an English word or a capitalised English title put in and
+in capitals (a headline) are Turkish; the English sentences alone, in capitals (a
+licence's disclaimer), before and after a tune line typed in ASCII, are English; and
+short pieces of either alone or beside a sentence (``sentence_texts``). A sentence of
+both is of the language most of its words come from.
+
 The weights minimise the logistic loss with a small L2 penalty (Newton's method; the
 biases are not penalised). The network runs in float32 during the fit, as in
 ``default.fit``, so the same corpus and models give the same weights on every CPU. Nothing here reads ``shared/bench``.
@@ -34,7 +42,16 @@ from pathlib import Path
 
 import numpy as np
 
-from .codeswitch import BIASES, DEFAULT_GUARD, FEATURES, Guard, features, ruled_words, write_guard
+from .codeswitch import (
+    BIASES,
+    DEFAULT_GUARD,
+    FEATURES,
+    Guard,
+    features,
+    ruled_words,
+    sentence_features,
+    write_guard,
+)
 from .corpus import default_corpus_dir, split_lines
 from .default.fit import with_slips
 from .evaluate import ascii_inputs, restore_all
@@ -58,6 +75,17 @@ _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+")
 #: A prose sentence of a docstring: a capital, then words, spaces and light punctuation.
 _PROSE_RE = re.compile(r"[A-Z][a-z]+(?:[ ,;:'-]+[A-Za-z]+)+[.!?]")
 MIN_WORDS = 5
+#: Tune lines put in capitals, as headlines are, and English sentences put in capitals
+#: (``sentence_texts``).
+HEADLINES = 1000
+SHOUTED_SHARE = 0.2
+#: Short pieces (up to ``FRAGMENT_WORDS`` words) of either language alone on a line and
+#: as a sentence before or after one of its own language, or, less often, of the other
+#: (``sentence_texts``).
+FRAGMENTS = 1000
+FRAGMENT_WORDS = 3
+MIXED_FRAGMENT_SHARE = 0.3
+TITLED = 1000  # tune lines with an English title put in (``_titled``)
 
 
 def fit_guard(restorer: Restorer, corpus: Path | None = None, output: Path | None = None) -> Guard:
@@ -67,8 +95,10 @@ def fit_guard(restorer: Restorer, corpus: Path | None = None, output: Path | Non
     english = english_sentences(ENGLISH_SENTENCES)
     texts = training_texts(tune, english)
     x, y = decisions(restorer, texts)
-    guard = Guard(logistic_fit(x, y, unpenalised=BIASES))
+    xs, ys = sentence_decisions(restorer, sentence_texts(tune, english))
+    guard = Guard(logistic_fit(x, y, unpenalised=BIASES), logistic_fit(xs, ys))
     wrong = int(((guard.logits(x) > guard.threshold) != y).sum())
+    sentences_wrong = int(((xs @ guard.sentence_weights > 0) != ys).sum())
     provenance = {
         "fitted": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "command": "nokta train --backend guard",
@@ -80,9 +110,13 @@ def fit_guard(restorer: Restorer, corpus: Path | None = None, output: Path | Non
         "decisions": len(y),
         "keep_as_typed": int(y.sum()),
         "decisions_wrong": wrong,
+        "sentences": len(ys),
+        "english_sentences_fitted": int(ys.sum()),
+        "sentences_wrong": sentences_wrong,
     }
     write_guard(guard, Path(output or DEFAULT_GUARD), provenance)
     print(f"guard: {len(y):,} decisions ({int(y.sum()):,} keep as typed), {wrong} wrong on the fit's own text")
+    print(f"guard: {len(ys):,} sentences ({int(ys.sum()):,} English), {sentences_wrong} wrong on the fit's own text")
     return guard
 
 
@@ -119,6 +153,67 @@ def code_switched(tune: Sequence[str], english: Sequence[str], rng: random.Rando
         meant = f"{line[:at]} {term}{line[at:]}"
         texts.append((ascii_inputs([meant])[0], meant))
     return texts
+
+
+def sentence_texts(tune: Sequence[str], english: Sequence[str], seed: int = 13) -> list[list[tuple[str, bool]]]:
+    """Lines as their pieces, (text, whether it is English), joined by a space: the tune
+    lines as ``training_texts`` types them, with an English word or title put in and in
+    capitals (a headline); English sentences alone, some in capitals, and before or after a tune
+    line typed in ASCII; short pieces of either (``_fragment``) alone and as a sentence
+    before or after a sentence of either."""
+    rng = random.Random(seed)
+    typed = ascii_inputs(tune)
+    turkish = [*typed, *with_slips(tune), *tune, *(line for line, _ in code_switched(tune, english, rng))]
+    turkish += [line.upper() for line in rng.sample(typed, min(HEADLINES, len(typed)))]
+    turkish += [_titled(rng.choice(typed), rng.choice(english), rng) for _ in range(TITLED)]
+    texts = [[(line, False)] for line in turkish]
+    for sentence in english:
+        sentence = sentence.upper() if rng.random() < SHOUTED_SHARE else sentence
+        texts.append(_in_any_order([(sentence, True)], [(rng.choice(typed), False)], rng))
+    for _ in range(FRAGMENTS):
+        for pieces, sentences in ((english, english), (typed, typed), (typed, english), (english, typed)):
+            piece = (_fragment(rng.choice(pieces), rng), pieces is english)
+            texts.append([piece])
+            if pieces is sentences or rng.random() < MIXED_FRAGMENT_SHARE:
+                texts.append(_in_any_order([piece], [(rng.choice(sentences), sentences is english)], rng))
+    return texts
+
+
+def _titled(line: str, english: str, rng: random.Random) -> str:
+    """``line`` with two to five words of ``english`` put in, capitalised, as a title or a
+    name is (Turkish War of Independence veya ...)."""
+    words, title = line.split(" "), english.rstrip(".!?").split()
+    start = rng.randrange(len(title))
+    at = rng.randint(0, len(words))
+    return " ".join(
+        [*words[:at], *(word.capitalize() for word in title[start : start + rng.randint(2, 5)]), *words[at:]]
+    )
+
+
+def _in_any_order(
+    first: list[tuple[str, bool]], second: list[tuple[str, bool]], rng: random.Random
+) -> list[tuple[str, bool]]:
+    """Both, or either alone, in a random order."""
+    return rng.choice([first, second + first, first + second])
+
+
+def _fragment(line: str, rng: random.Random) -> str:
+    """The first one to ``FRAGMENT_WORDS`` words of ``line``, as a sentence of its own."""
+    return " ".join(line.split()[: rng.randint(1, FRAGMENT_WORDS)]).rstrip(".!?:;,") + "."
+
+
+def sentence_decisions(restorer: Restorer, texts: Sequence[list[tuple[str, bool]]]) -> tuple[np.ndarray, np.ndarray]:
+    """The ``SENTENCE_FEATURES`` of each sentence of ``texts`` and whether it is English:
+    whether most of its words are of English pieces."""
+    lines, english = [], []
+    for pieces in texts:
+        lines.append(" ".join(text for text, _ in pieces))
+        english.append([is_english for text, is_english in pieces for _ in word_spans(text)])
+    spans = [word_spans(line) for line in lines]
+    sentence, rows = sentence_features(*guard_backend(restorer).guard_inputs(lines, spans))
+    flags = np.array([flag for line_flags in english for flag in line_flags], dtype=np.float64)
+    share = np.bincount(sentence, flags, len(rows)) / np.bincount(sentence, minlength=len(rows)).clip(1)
+    return rows, share > 0.5
 
 
 def decisions(restorer: Restorer, texts: Sequence[tuple[str, str]]) -> tuple[np.ndarray, np.ndarray]:
@@ -201,4 +296,13 @@ def _docstring_sentences(stdlib: Path) -> Iterator[str]:
                         yield sentence
 
 
-__all__ = ["FEATURES", "decisions", "english_sentences", "fit_guard", "logistic_fit", "training_texts"]
+__all__ = [
+    "FEATURES",
+    "decisions",
+    "english_sentences",
+    "fit_guard",
+    "logistic_fit",
+    "sentence_decisions",
+    "sentence_texts",
+    "training_texts",
+]

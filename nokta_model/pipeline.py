@@ -4,7 +4,8 @@
    their line ends, a line longer than ``MAX_PIECE_CHARS`` cut after a space, so memory
    never depends on the size of a file or of one line.
 2. ``ProseFilter`` masks what is not Turkish prose (``nokta_model.prose``: the format's
-   markup, code, URLs, @mentions, then sentences in another language), keeping state
+   markup, code, URLs, @mentions; the language of each sentence is the restorer's to
+   decide, on the sentence alone: ``nokta_model.codeswitch``), keeping state
    from piece to piece as a document is read.
 3. ``restore_pieces`` restores the prose and puts back only the letters that changed.
 
@@ -23,7 +24,7 @@ from typing import NamedTuple
 
 from .check.words import is_ignored, word_key
 from .errors import NoktaError
-from .prose import Masker, blank, document_ignores, line_ignores, masker_for, turkish_line
+from .prose import Masker, blank, document_ignores, line_ignores, masker_for
 from .restorer import Restorer
 from .spans import word_spans
 
@@ -32,7 +33,6 @@ from .spans import word_spans
 #: inputs, for no more speed (bench.cli_memory).
 READ_BYTES = 1 << 16
 MAX_PIECE_CHARS = 1 << 16  # a longer line is restored in pieces cut after whitespace
-FILE_UNDECIDED_LINES = 1000  # lines a file may hold for the language decision, then taken as Turkish
 _UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 _BINARY_PROBE = 8000
 _UTF16_ADVICE = "looks like UTF-16, not UTF-8; convert it first, e.g. iconv -f UTF-16 -t UTF-8"
@@ -143,47 +143,24 @@ def _encoding_message(name: str, data: bytes, position: int, offset: int = 0) ->
 
 
 class ProseFilter:
-    """Turkish prose of pieces as a document streams by: the format's masker, then the
-    language guard. Pieces before the document's first language evidence are held (at
-    most ``max_undecided``; past that, and at the end, they are taken as Turkish). Words
-    accepted as typed (``ignores``, as ``word_key``s) are blanked, and so are those a
+    """The prose of pieces as a document streams by: the format's masker. Words accepted
+    as typed (``ignores``, as ``word_key``s) are blanked, and so are those a
     ``nokta: ignore`` directive names, from its line on."""
 
-    def __init__(
-        self, masker: Masker, max_undecided: int = FILE_UNDECIDED_LINES, ignores: frozenset[str] = frozenset()
-    ) -> None:
-        self.masker, self.max_undecided, self.ignores = masker, max_undecided, ignores
+    def __init__(self, masker: Masker, ignores: frozenset[str] = frozenset()) -> None:
+        self.masker, self.ignores = masker, ignores
         self.state = masker.start
-        self.turkish: bool | None = None
-        self.undecided: list[tuple[Piece, str]] = []
 
     def feed(self, pieces: list[Piece]) -> list[tuple[Piece, str]]:
-        """Each piece decided so far, with its prose (same length, the rest blanked)."""
+        """Each piece with its prose (same length, the rest blanked)."""
         decided: list[tuple[Piece, str]] = []
         for piece in pieces:
             masked, self.state = self.masker.mask_line(self.state, piece.body)
             named = line_ignores(self.state)
             if named:
                 self.ignores = self.ignores | {word_key(word) for word in named}
-            if self.ignores:
-                masked = blank_ignored(masked, self.ignores)
-            prose, self.turkish, first = turkish_line(masked, self.turkish)
-            if first is False:
-                self.undecided = [(held, blank(text)) for held, text in self.undecided]
-            if self.turkish is None:
-                self.undecided.append((piece, prose))
-            else:
-                decided += [*self.undecided, (piece, prose)]
-                self.undecided = []
-        if len(self.undecided) > self.max_undecided:
-            decided += self.undecided
-            self.undecided = []
+            decided.append((piece, blank_ignored(masked, self.ignores) if self.ignores else masked))
         return decided
-
-    def finish(self) -> list[tuple[Piece, str]]:
-        """What is still held at the end of the document (taken as Turkish)."""
-        held, self.undecided = self.undecided, []
-        return held
 
 
 def blank_ignored(text: str, ignores: frozenset[str]) -> str:
@@ -228,7 +205,7 @@ def restore_lines(restorer: Restorer, lines: Sequence[str], format_name: str = "
         pieces, _ = _split(line, final=True)
         counts.append(len(pieces))
         decided += prose.feed(pieces)
-    texts = iter(_restored_texts(restorer, decided + prose.finish()))
+    texts = iter(_restored_texts(restorer, decided))
     return ["".join(next(texts) for _ in range(count)) for count in counts]
 
 
@@ -249,16 +226,11 @@ def prose_batches(
     stream: BufferedIOBase,
     name: str,
     masker: Masker,
-    max_undecided: int = FILE_UNDECIDED_LINES,
     ignores: frozenset[str] = frozenset(),
 ) -> Iterator[tuple[list[tuple[Piece, str]], int]]:
     """(pieces decided with their prose, bytes read so far), one batch per read."""
-    prose = ProseFilter(masker, max_undecided, ignores)
-    read = 0
+    prose = ProseFilter(masker, ignores)
     for pieces, read in read_pieces(stream, name):
         decided = prose.feed(pieces)
         if decided:
             yield decided, read
-    held = prose.finish()
-    if held:
-        yield held, read

@@ -7,6 +7,7 @@ from nokta_model.codeswitch import (
     BIASES,
     CLASSES,
     FEATURES,
+    SENTENCE_FEATURES,
     WORD_FEATURES,
     Guard,
     Place,
@@ -14,6 +15,7 @@ from nokta_model.codeswitch import (
     features,
     log_ratio,
     read_guard,
+    sentence_features,
     word_features,
     write_guard,
 )
@@ -21,11 +23,12 @@ from nokta_model.codeswitch_fit import english_sentences, kept_spelling, logisti
 from nokta_model.ngram.capitals import all_capitals, capitals_line, dotted_reading, is_acronym, resolve, turkish_start
 from nokta_model.ngram.model import NgramRestorer
 from nokta_model.ngram.train import train_ngram
-from nokta_model.prose import keep_turkish
 from tests.tiny_corpus import write_tiny_corpus
 
 TURKISH = WordEvidence(-6.0, ascii_count=50.0)
 ENGLISH = WordEvidence(5.0, english_zipf=5.5)
+#: Sentence weights that take no sentence for English (the bias alone, below 0).
+NO_ENGLISH = np.r_[-1.0, np.zeros(len(SENTENCE_FEATURES) - 1)]
 
 
 def column(rows: np.ndarray, name: str) -> list[float]:
@@ -66,13 +69,49 @@ def test_each_class_of_word_has_its_own_columns():
 
 def test_the_rules_come_before_the_fitted_decision():
     """A word typed with a Turkish letter is Turkish; an acronym beside one is as meant (Çok IYI)."""
-    always, never = Guard(np.zeros(len(FEATURES)), threshold=-1.0), Guard(np.zeros(len(FEATURES)))
+    always, never = (
+        Guard(np.zeros(len(FEATURES)), NO_ENGLISH, threshold=-1.0),
+        Guard(np.zeros(len(FEATURES)), NO_ENGLISH),
+    )
     typed, acronym = WordEvidence(5.0, turkish_letter=True), WordEvidence(-9.0, acronym=True)
     places = [[Place(True), Place(), Place()]]
     assert always.foreign_words([[ENGLISH, typed, acronym]], places) == [[True, False, True]]
     assert never.foreign_words([[ENGLISH, typed, acronym]], places) == [[False, False, True]]
     assert never.foreign_words([[ENGLISH, acronym]], [[Place(True), Place()]]) == [[False, False]]
     assert always.foreign_words([[]], [[]]) == [[]]
+
+
+def sentence_column(rows: np.ndarray, name: str) -> list[float]:
+    return rows[:, SENTENCE_FEATURES.index(name)].round(3).tolist()
+
+
+def test_a_sentence_is_scored_on_its_own_words_with_its_line_beside_it():
+    """The build failed. Sirketin cirosu artti.: two sentences; each sees the other only as its line's rest."""
+    lines = [[ENGLISH, ENGLISH, TURKISH, TURKISH, TURKISH], [TURKISH]]
+    places = [[Place(True), Place(), Place(True), Place(), Place()], [Place(True)]]
+    sentence, rows = sentence_features(lines, places)
+    assert sentence.tolist() == [0, 0, 1, 1, 1, 2]
+    assert sentence_column(rows, "mean_ratio") == [5.0, -6.0, -6.0]
+    assert sentence_column(rows, "english_share") == [1.0, 0.0, 0.0]
+    assert sentence_column(rows, "line_others_ratio") == [-6.0, 5.0, 0.0]  # the next line is not beside it
+    assert sentence_column(rows, "line_others_ratio_per_word") == [-3.0, 1.667, 0.0]
+
+
+def test_names_and_acronyms_inside_a_sentence_are_left_out_of_its_plain_ratio():
+    name = WordEvidence(5.0, english_zipf=5.0, capitalised=True)
+    _, rows = sentence_features([[TURKISH, name, name, TURKISH]], [[Place(True), Place(), Place(), Place()]])
+    assert sentence_column(rows, "mean_ratio") == [-0.5] and sentence_column(rows, "plain_mean_ratio") == [-6.0]
+
+
+def test_every_word_of_a_sentence_taken_as_english_is_foreign():
+    """Weights on the mean ratio alone: the English sentence keeps every word, the Turkish one is the word guard's."""
+    weights = np.zeros(len(SENTENCE_FEATURES))
+    weights[SENTENCE_FEATURES.index("mean_ratio")] = 1.0
+    guard = Guard(np.zeros(len(FEATURES)), weights)
+    lines = [[ENGLISH, TURKISH, ENGLISH, TURKISH, TURKISH]]
+    places = [[Place(True), Place(), Place(), Place(True), Place()]]
+    assert guard.in_english_sentence(lines, places).tolist() == [True, True, True, False, False]
+    assert guard.foreign_words(lines, places) == [[True, True, True, False, False]]
 
 
 def test_the_fit_separates_what_its_features_separate():
@@ -85,10 +124,11 @@ def test_the_fit_separates_what_its_features_separate():
 
 
 def test_the_guard_file_round_trips_and_a_bad_one_is_refused(tmp_path):
-    guard = Guard(np.arange(len(FEATURES), dtype=np.float64) / 10, threshold=0.25)
+    guard = Guard(np.arange(len(FEATURES)) / 10, np.arange(len(SENTENCE_FEATURES)) / 10, threshold=0.25)
     write_guard(guard, tmp_path / "guard.json", {"fitted": "now"})
     read, provenance = read_guard(tmp_path / "guard.json")
-    assert np.allclose(read.weights, guard.weights) and read.threshold == 0.25 and provenance == {"fitted": "now"}
+    assert np.allclose(read.weights, guard.weights) and np.allclose(read.sentence_weights, guard.sentence_weights)
+    assert read.threshold == 0.25 and provenance == {"fitted": "now"}
     (tmp_path / "bad.json").write_text('{"weights": {"bias": 1}}', encoding="utf-8")
     with pytest.raises(ValueError, match="foreign-word guard"):
         read_guard(tmp_path / "bad.json")
@@ -97,6 +137,7 @@ def test_the_guard_file_round_trips_and_a_bad_one_is_refused(tmp_path):
 def test_the_shipped_guard_has_every_feature():
     guard, provenance = read_guard()
     assert guard.weights.shape == (len(FEATURES),) and provenance["command"] == "nokta train --backend guard"
+    assert guard.sentence_weights.shape == (len(SENTENCE_FEATURES),)
 
 
 def test_a_kept_word_has_its_suffix_restored():
@@ -244,9 +285,3 @@ def test_a_word_in_capitals_running_text_writes_with_turkish_letters_is_restored
     assert capitals_model.restore(["Bu sayfa bozuk, TUBITAK projeyi destekledi, BILSAT uydusu firlatildi."]) == [
         "Bu sayfa bozuk, TÜBİTAK projeyi destekledi, BİLSAT uydusu fırlatıldı."
     ]
-
-
-def test_the_language_guard_leaves_a_turkish_line_with_an_english_term_to_the_restorer():
-    line = "Framework 4.8 cikti! Hemen asagidaki linke bakin"
-    assert keep_turkish([line]) == [line]
-    assert keep_turkish(["We went to the park and it was great."])[0].strip() == ""

@@ -14,10 +14,8 @@ from nokta_model import prose
 from nokta_model.prose import (
     FORMATS,
     format_for_path,
-    keep_turkish,
     mask_lines,
     masker_for,
-    prose_lines,
     with_code_comments,
     with_rules,
 )
@@ -279,101 +277,18 @@ def test_states_are_typed_not_strings():
             hash(state)
 
 
-def test_prose_lines_blank_markup_and_english():
+def test_masked_lines_blank_markup_and_leave_each_sentence_to_the_restorer():
+    """An English sentence is prose here: the restorer decides its language (``test_language_per_sentence``)."""
     lines = ["Bugun `kod` cok guzel.", "This is the thing we want."]
-    assert prose_lines("markdown", lines) == ["Bugun       cok guzel.", " " * len(lines[1])]
+    assert mask_lines("markdown", lines) == ["Bugun       cok guzel.", lines[1]]
 
 
 @given(st.sampled_from(list(FORMATS)), st.lists(st.text(max_size=40), max_size=8))
 def test_every_masker_keeps_lengths_and_only_blanks(name, lines):
     lines = [line.replace("\n", " ").replace("\r", " ") for line in lines]
-    for line, out in zip(lines, prose_lines(name, lines)):
+    for line, out in zip(lines, mask_lines(name, lines)):
         assert len(out) == len(line)
         assert all(o == c or o in " \t" for o, c in zip(out, line))
-
-
-# --- language guard -----------------------------------------------------------------------
-
-
-def test_english_sentences_are_blanked_turkish_kept():
-    lines = [
-        "Bugun hava cok guzel.",
-        "Ama bu cok iyi. This is the sure thing on the table.",
-        "Sure.",
-        "Kitap okudum ve uyudum.",
-    ]
-    out = keep_turkish(lines)
-    assert out[0] == lines[0] and out[1].strip() == "Ama bu cok iyi." and out[2].strip() == "" and out[3] == lines[3]
-    assert keep_turkish(["Sure."]) == ["Sure."]  # no evidence anywhere: taken as Turkish
-
-
-def test_turkish_letters_outweigh_a_stray_english_word():
-    assert keep_turkish(["Ben de bu file'ı gördüm."]) == ["Ben de bu file'ı gördüm."]
-    assert keep_turkish(["We went to İstanbul with the team and it was great."])[0].strip() == ""
-
-
-def test_an_english_clause_in_a_turkish_sentence_is_blanked():
-    line = "Toplanti yarin saat ucte, it is urgent though."
-    assert keep_turkish([line]) == ["Toplanti yarin saat ucte," + " " * len(" it is urgent though.")]
-
-
-def test_a_clause_with_english_words_among_turkish_ones_is_kept():
-    lines = [
-        "Bu davranisin istenmedigi noktada, --verbatim-files-from secenegi kullanilarak devre disi birakilabilir.",
-        "1950lerin yildizi Willie Mays, hem vurus hem de alan savunmasi konusunda olaganustu bir oyuncuydu.",
-    ]
-    assert keep_turkish(lines) == lines
-
-
-def test_english_spellings_without_a_common_english_word_do_not_make_a_sentence_english():
-    # Names and terms (q, th, -ing) are no English sentence; a common English word is needed.
-    line = "# baglanti adresi; PostgreSQL icin postgresql:// ile baslayan bir URL yazin"
-    assert keep_turkish([line]) == [line]
-    assert keep_turkish(["Ama bu cok iyi. Docker pulls the image from the hub."])[0].strip() == "Ama bu cok iyi."
-
-
-def test_capitalised_names_and_titles_do_not_make_a_sentence_english():
-    lines = [
-        'Yankovic "White and Nerdy" klibinde Atlantic Records sayfasini parodi amaciyla kullandi.',
-        "Ingilizceye genelde Turkish War of Independence veya Turkish War of Liberation seklinde cevrilir.",
-    ]
-    assert keep_turkish(lines) == lines
-    # The first word of a sentence is no name: an English sentence stays English.
-    assert keep_turkish(["Bugun geldim. This is the thing on the table."])[0].strip() == "Bugun geldim."
-
-
-def test_one_word_on_a_line_continuing_a_sentence_does_not_change_its_language():
-    wrapped = ["Install the packages listed in the file. May be given more than", "once."]
-    assert [line.strip() for line in keep_turkish(wrapped)] == ["", ""]
-    # two words of evidence, or a capital, start a Turkish sentence all the same
-    assert keep_turkish([wrapped[0], "once bunu yap."])[1] == "once bunu yap."
-    assert keep_turkish([wrapped[0], "Once."])[1] == "Once."
-    wrapped_turkish = ["Paketleri kurar ve dosyalari okur; bu islemi bir", "the."]
-    assert keep_turkish(wrapped_turkish) == wrapped_turkish
-
-
-def test_a_sentence_whose_english_words_only_balance_its_turkish_ones_is_turkish():
-    english = "This is the file we read."
-    balanced = 'Sarki "All of the Lights" in albumun bir sonraki single\'i olacagini da yazdi.'
-    assert keep_turkish([english, balanced])[1] == balanced
-    # three Turkish words make a sentence Turkish, more English words or not
-    outweighed = "West, Twitter'i uzerinden \"All of the Lights\" in albumun bir sonraki single'i olacagini yazdi."
-    assert keep_turkish([english, outweighed])[1] == outweighed
-    # a Turkish ending on a word in capitals is no Turkish word: a licence stays English
-    licence = "WITHOUT ANY WARRANTY of MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE."
-    assert keep_turkish([english, licence])[1].strip() == ""
-
-
-def test_a_quoted_title_and_a_suffix_after_it_say_nothing_of_the_language():
-    english = "This is the file we read."
-    titled = 'Sarki "All of the Lights" in albumun ikinci single i oldu.'
-    assert keep_turkish([english, titled])[1] == titled
-    # quotes in an English sentence leave it English
-    assert keep_turkish(['He said "we need the key" and left.'])[0].strip() == ""
-
-
-def test_an_english_sentence_of_english_clauses_is_blanked():
-    assert keep_turkish(["However, it is what it is, and we go."])[0].strip() == ""
 
 
 def test_prose_needs_neither_the_protocol_nor_torch():

@@ -18,7 +18,7 @@ from typing import TextIO, cast
 from ..check.words import word_key
 from ..config import Config, ConfigCache
 from ..errors import NoktaError
-from ..pipeline import FILE_UNDECIDED_LINES, Piece, file_ignores, prose_batches
+from ..pipeline import Piece, file_ignores, prose_batches
 from ..prose import PLAIN, Masker, format_for_path, masker_for, with_rules
 
 #: A FILE argument that names standard input, as ``nokta check -`` has it.
@@ -141,8 +141,7 @@ class StandardOutput:
 
 def source_batches(source: Source) -> Generator[list[tuple[Piece, str]]]:
     """The source's batches, with a progress bar on a terminal for a file; ``close()`` ends the bar."""
-    undecided = FILE_UNDECIDED_LINES if source.path else 0  # a pipe's lines come out as they arrive
-    batches = prose_batches(source.stream, source.name, source.masker, undecided, source.ignores)
+    batches = prose_batches(source.stream, source.name, source.masker, source.ignores)
     if source.size is None or not sys.stderr.isatty():
         yield from (decided for decided, _ in batches)
         return

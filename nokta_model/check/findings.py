@@ -36,7 +36,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..alphabet import AMBIGUOUS
-from ..prose import PLAIN, Masker, blank, masker_for_language_id, prose_lines
+from ..prose import PLAIN, Masker, blank, mask_lines, masker_for_language_id
 from ..restorer import Restorer, Suggestion
 from ..spans import SCORED_WORD_RE
 from .words import is_ignored
@@ -47,7 +47,7 @@ DEFAULT_THRESHOLD = 0.99
 DEFAULT_STRICT_THRESHOLD = 1.0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Finding:
     """A word to change. Columns are code points in the line."""
 
@@ -115,8 +115,8 @@ def document_masker(language_id: str, file_types: Sequence[str], check_code: boo
 
 
 def model_input(lines: Sequence[str], masker: Masker, max_line_length: int) -> list[str]:
-    """What the restorer sees: prose of Turkish sentences; over-long lines blanked."""
-    return prose_lines(masker, [within_length(line, max_line_length) for line in lines])
+    """What the restorer sees: prose; over-long lines blanked."""
+    return mask_lines(masker, [within_length(line, max_line_length) for line in lines])
 
 
 def within_length(line: str, max_line_length: int) -> str:
@@ -258,7 +258,7 @@ def to_finding(row: int, suggestion: Suggestion, options: CheckOptions, threshol
         original=suggestion.original,
         replacement=suggestion.replacement,
         confidence=suggestion.confidence,
-        alternatives=tuple((alt.text, alt.score) for alt in suggestion.alternatives),
+        alternatives=suggestion.alternatives,  # (text, score) pairs, shared with the suggestion
         confident=confident,
     )
 

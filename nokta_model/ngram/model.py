@@ -118,11 +118,16 @@ class NgramRestorer(Restorer):
         """Per word, whether it is foreign (``codeswitch``): its English frequency against
         its counts in Turkish running text (its stem's, up to an apostrophe or a hyphen),
         and where it stands in its sentence and line. A suffix glued to what it follows, or
-        written apart after a closing quote, is Turkish (``_suffix``)."""
-        found = shipped_guard().foreign_words(*self.guard_inputs(lines, spans))
+        written apart after a closing quote, is Turkish (``_suffix``) unless its sentence is English."""
+        guard, inputs = shipped_guard(), self.guard_inputs(lines, spans)
+        found, english = guard.foreign_words(*inputs), iter(guard.in_english_sentence(*inputs).tolist())
         for line, line_spans, flags in zip(lines, spans, found):
+            in_english = list(islice(english, len(line_spans)))
             if "'" in line or "’" in line or ")" in line or '"' in line or "”" in line:
-                flags[:] = [flag and not _suffix(line, start, end) for flag, (start, end) in zip(flags, line_spans)]
+                flags[:] = [
+                    flag and (kept or not _suffix(line, start, end))
+                    for flag, kept, (start, end) in zip(flags, in_english, line_spans)
+                ]
         return found
 
     def guard_inputs(

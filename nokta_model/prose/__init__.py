@@ -2,8 +2,8 @@
 
 One masker per format (``FORMATS``: plain, markdown, latex, html, rst, org, asciidoc,
 gitcommit, and ``code-*`` for the comments and strings of programming languages)
-blanks what is not prose, keeping every line's length; the language guard
-(``language``) then blanks sentences that are not Turkish. @mentions and #hashtags are
+blanks what is not prose, keeping every line's length (the language of each sentence is
+the restorer's to decide: ``language``). @mentions and #hashtags are
 blanked in every format. A document's code blocks (fences, source and literal blocks,
 verbatim, ``<pre>``) are code, whole: ``with_code_comments`` gives the server's
 ``checkCodeComments`` view, where their comments and strings are prose to flag (never
@@ -11,7 +11,7 @@ to restore). What is left is the only text a restorer may change::
 
     from nokta_model import prose
     masker = prose.masker_for(prose.format_for_path("notes.md"))
-    editable = prose.prose_lines(masker, lines)  # same lengths; non-prose blanked
+    editable = prose.mask_lines(masker, lines)  # same lengths; non-prose blanked
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from functools import lru_cache
 from . import asciidoc, code, gitcommit, html, latex, markdown, org, plain, rst
 from .base import Masker, blank
 from .directives import RuleScan, document_ignores, line_ignores, with_rules
-from .language import keep_turkish, turkish_line
+from .language import turkish_line
 
 __all__ = [
     "FORMATS",
@@ -32,12 +32,10 @@ __all__ = [
     "blank",
     "document_ignores",
     "format_for_path",
-    "keep_turkish",
     "line_ignores",
     "mask_lines",
     "masker_for",
     "masker_for_language_id",
-    "prose_lines",
     "turkish_line",
     "with_code_comments",
     "with_rules",
@@ -91,14 +89,6 @@ def masker_for_language_id(language_id: str) -> Masker | None:
 def mask_lines(masker: Masker | str, lines: Sequence[str]) -> list[str]:
     """Every line with its markup, code and other non-prose characters blanked (same lengths)."""
     return (masker_for(masker) if isinstance(masker, str) else masker).mask_lines(lines)
-
-
-def prose_lines(masker: Masker | str, lines: Sequence[str]) -> list[str]:
-    """Every line with all but its Turkish prose blanked: non-prose and non-Turkish sentences.
-
-    A restorer that changes only letters of the returned lines changes only prose.
-    """
-    return keep_turkish(mask_lines(masker, lines))
 
 
 @lru_cache(maxsize=64)
