@@ -4,6 +4,7 @@ A suffix takes the backness (front: e i ö ü; back: a ı o u) of the last vowel
 as it is pronounced:
 
 - after a number, as the number is read out (1990'lı: doksan, 6'şar: altı, 100'üncü: yüz);
+  a half two ways, as the suffix typed says (1,5'u: bir buçuk; 3,5'i: üç virgül beş);
 - after a Roman numeral, as its number (XII'nin: on iki);
 - after an acronym, by its Turkish letter names (PKK'yı: pe-ka-ka, ABD'nin: a-be-de),
   or as a word where it reads as one (NATO'nun, TÜBİTAK'ın), a byte unit as the word it
@@ -33,6 +34,7 @@ _TURKISH_LETTERS = frozenset("çğıöşü")
 IDENTIFIER_LAST_WORD_RE = re.compile(r"(?:[kKMGTP]i?B|[A-ZÇĞİÖŞÜ]+(?![a-zçğıöşü])|[A-ZÇĞİÖŞÜ]?[a-zçğıöşü]+)$")
 _UNITS_LAST_VOWEL = "ıiiüöeıiiu"  # sıfır, bir, iki, üç, dört, beş, altı, yedi, sekiz, dokuz
 _TENS_LAST_VOWEL = " oiuıiıiea"  # on, yirmi, otuz, kırk, elli, altmış, yetmiş, seksen, doksan
+_HALF_RE = re.compile(r"\d[.,]5$")  # 1,5; 2.5: read "buçuk" or "virgül beş"
 _POSSESSIVE_RE = re.compile(r"['’]s$")  # an English name with its possessive (Moody's, McDonald's)
 _BYTES_RE = re.compile(r"[kKMGTP]i?B")  # read as the word: GB'lık, gigabayt
 _ROMAN_RE = re.compile(r"(?=[IVX]{2})X{0,3}(?:IX|IV|V?I{0,3})")
@@ -77,6 +79,16 @@ def number_vowel(number: str) -> str:
     if zeros == 1:
         return _TENS_LAST_VOWEL[int(significant[-1])]
     return "ü" if zeros == 2 else "i" if zeros < 6 else "o" if zeros < 9 else "a"  # yüz, bin, milyon, milyar
+
+
+def number_back(number: str, suffix_key: str) -> bool:
+    """Whether a suffix (``suffix_key``: its key, as typed) after ``number`` takes back
+    vowels. A half (1,5; 2.5) is read "bir buçuk" or "bir virgül beş": a first vowel typed
+    u says buçuk (1,5'u, 2,5'luk), anything else beş (3,5'i, 2,5'lik, 0,5'e)."""
+    first_vowel = next((ch for ch in suffix_key if ch in _VOWELS), "")
+    if first_vowel == "u" and _HALF_RE.search(number):
+        return True
+    return number_vowel(number) in BACK_VOWELS
 
 
 def stem_back(typed: str, spelled: str, shouted: bool = False) -> bool | None:

@@ -10,6 +10,7 @@ import pytest
 
 from nokta_model.backends import load_restorer
 from nokta_model.prose import masker_for
+from nokta_model.reading import number_back
 from nokta_model.restorer import Restorer
 
 
@@ -88,3 +89,16 @@ def test_a_lone_o_ending_a_sentence_is_the_pronoun(shipped):
 def test_the_o_of_died_in_a_lifes_dates_stays_the_letter(shipped):
     lines = ["Ahmet Bey (d. 1758 - o. 1809) buyuk sairdi.", "Sair Mehmet (d. 1890 Izmir o."]
     assert shipped.restore(lines) == ["Ahmet Bey (d. 1758 - ö. 1809) büyük şairdi.", "Şair Mehmet (d. 1890 İzmir ö."]
+
+
+def test_a_half_is_read_as_its_suffix_says(shipped):
+    line = "Oranin 1,5'u bizim, 2.5'luk dilim ve 4,5'unu aldik; 3,5'i yeter, 2,5'lik oran, 0,75'i ve 3,14'u kaldi."
+    assert shipped.restore([line]) == [
+        "Oranın 1,5'u bizim, 2.5'luk dilim ve 4,5'unu aldık; 3,5'i yeter, 2,5'lik oran, 0,75'i ve 3,14'ü kaldı."
+    ]
+
+
+def test_number_back_reads_a_half_two_ways():
+    assert number_back("1,5", "u") and number_back("21.5", "luk")  # bir buçuğu, yirmi bir buçukluk
+    assert not number_back("3,5", "i") and not number_back("2,5", "lik")  # üç virgül beşi, beşlik
+    assert not number_back("1,25", "u") and not number_back("1.500", "u")  # yirmi beş, bin beş yüz

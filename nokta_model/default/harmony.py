@@ -19,7 +19,7 @@ from functools import lru_cache
 
 from ..alphabet import model_lower
 from ..lattice import Position
-from ..reading import BACK_VOWELS, IDENTIFIER_LAST_WORD_RE, number_vowel, stem_back
+from ..reading import BACK_VOWELS, IDENTIFIER_LAST_WORD_RE, number_back, stem_back
 from ..spans import BACK_STEM, FRONT_STEM, Span
 from ..words import MAX_MASK_BITS, spell
 
@@ -61,7 +61,7 @@ def token_suffix(line: str, token: Span, key: str) -> Suffix | None:
     if token.start > 1 and line[token.start - 1] in "'’" and not line[token.start - 2].isspace():
         number = _NUMBER_BEFORE_RE.search(line, max(0, token.start - _NUMBER_REACH), token.start)
         if number:
-            back = number_vowel(number.group(1)) in BACK_VOWELS
+            back = number_back(number.group(1), key)
             return Suffix(0, fixed_back=back, distributive=_is_distributive(key), after_number=True)
         symbol = _SYMBOL_VOWELS.get(line[token.start - 2])
         if symbol:
@@ -163,7 +163,7 @@ def harmonious_position(position: Position, suffix: Suffix, both: bool) -> Posit
 
 def disagreements(position: Position, suffix: Suffix) -> list[bool]:
     """For each spelling of ``position``, whether its suffix's first vowels disagree with
-    what the suffix follows, where that is settled (``stem_back``, ``number_vowel``)."""
+    what the suffix follows, where that is settled (``stem_back``, ``number_back``)."""
     segments = _segments(position.key[suffix.start :])
     if segments is None or not segments[0][0] or segments[0][1] is not None:
         return [False] * len(position.masks)
