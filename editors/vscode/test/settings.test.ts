@@ -33,7 +33,7 @@ test("the settings sent to the server hold every server key and nothing else", (
   assert.deepEqual(Object.keys(settings), SERVER_KEYS);
   assert.equal(settings.backend, "ngram");
   assert.equal(settings.severity, "information");
-  assert.equal(settings.confidenceThreshold, 0.99);
+  assert.equal(settings.confidenceThreshold, 0.85);
 });
 
 test("keys the user did not set are sent as null, so the repository's configuration holds", () => {
