@@ -50,6 +50,11 @@ def test_attribute_values_are_not_prose(format_name):
     assert prose_words(format_name, line) == ["Formda var."]
 
 
+def test_a_hard_break_leaves_the_word_before_it_prose():
+    text = "Satir sonu guzel\\\nyeni satir cok guzel\\  \n# Baslik guzel\\"
+    assert prose_words("markdown", text) == ["Satir sonu guzel", "yeni satir cok guzel", "# Baslik guzel"]
+
+
 @pytest.fixture(scope="module")
 def shipped() -> Restorer:
     return load_restorer("default")
@@ -102,3 +107,8 @@ def test_number_back_reads_a_half_two_ways():
     assert number_back("1,5", "u") and number_back("21.5", "luk")  # bir buçuğu, yirmi bir buçukluk
     assert not number_back("3,5", "i") and not number_back("2,5", "lik")  # üç virgül beşi, beşlik
     assert not number_back("1,25", "u") and not number_back("1.500", "u")  # yirmi beş, bin beş yüz
+
+
+def test_a_suffix_typed_in_lower_case_after_capitals_follows_the_stem(shipped):
+    line = "KITAPi okudum, PKKnin saldirisi, TURKIYEnin gelecegi, ISTANBULi gordum"
+    assert shipped.restore([line]) == ["KİTAPı okudum, PKKnın saldırısı, TÜRKİYEnin geleceği, İSTANBULi gördüm"]

@@ -1,12 +1,12 @@
 """Markdown inline content by CommonMark's rules: what of a paragraph or heading is not prose.
 
 Scanned left to right as CommonMark's inline parser does: a backslash escape is text
-(``\\<!--`` opens no comment), a code span takes its backticks before anything else,
-then autolinks, raw HTML (tags, comments, processing instructions, declarations,
-CDATA) and entities are blanked, and so is the content of a raw HTML element
-(``<code>…</code>``, ``<pre>``: ``html.RAW_TAGS``), which may close on a later line of
-the paragraph. Link targets, titles and reference labels are blanked after; link texts
-and image descriptions stay prose.
+(``\\<!--`` opens no comment), a backslash ending the line (a hard break) is blanked, a
+code span takes its backticks before anything else, then autolinks, raw HTML (tags,
+comments, processing instructions, declarations, CDATA) and entities are blanked, and so
+is the content of a raw HTML element (``<code>…</code>``, ``<pre>``: ``html.RAW_TAGS``),
+which may close on a later line of the paragraph. Link targets, titles and reference
+labels are blanked after; link texts and image descriptions stay prose.
 """
 
 from __future__ import annotations
@@ -58,6 +58,8 @@ def mask_inline(line: str, open_element: str = "", may_continue: bool = True) ->
     while (special := _SPECIAL_RE.search(line, pos)) is not None:
         start, char = special.start(), special.group()
         if char == "\\":
+            if line[start + 1 :].isspace() or start == len(line) - 1:  # a hard break: not the word's
+                out = out[:start] + " " + out[start + 1 :]
             pos = start + (2 if line[start + 1 : start + 2] in _ESCAPABLE and start + 1 < len(line) else 1)
             continue
         skip = 1
