@@ -31,6 +31,7 @@ class BenchClient:
     def __init__(self) -> None:
         self.published: dict[tuple[str, int | None], tuple[float, list[dict[str, Any]]]] = {}  # the last
         self.first_arrival: dict[tuple[str, int | None], float] = {}
+        self.result_ids: dict[str, str | None] = {}  # the last pulled, by uri
         self.started = 0.0
         self.messages: list[str] = []
         self._arrived = asyncio.Event()
@@ -151,6 +152,18 @@ class BenchClient:
             except TimeoutError:
                 continue
         return self.first_arrival[(uri, version)], self.published[(uri, version)][1]
+
+    async def analysed(self, uri: str, version: int) -> float:
+        """When ``version``'s diagnostics were out: its first publish, or, when the server
+        published nothing for it (what it publishes did not change), the answer to a
+        textDocument/diagnostic request (answered once the version is analysed, after any
+        publish of it), which names the last result id it got, so that an unchanged report is short."""
+        report = await self.request(
+            "textDocument/diagnostic", {"textDocument": {"uri": uri}, "previousResultId": self.result_ids.get(uri)}
+        )
+        answered = time.perf_counter()
+        self.result_ids[uri] = report.get("resultId", self.result_ids.get(uri))
+        return self.first_arrival.get((uri, version), answered)
 
     async def final_diagnostics(self, uri: str, version: int) -> tuple[float, list[dict[str, Any]]]:
         """(arrival time, diagnostics) of the last publish for ``version`` once the server has

@@ -12,7 +12,7 @@ from lsprotocol import types
 
 from nokta_model.check.findings import Finding
 
-from .diagnostics import SOURCE
+from .diagnostics import CODE_DOCUMENT, SOURCE
 from .documents import Codec, Document
 from .edits import WordChange, checked, relocate, restores
 
@@ -136,6 +136,9 @@ def in_range(findings: Sequence[Finding], start: tuple[int, int], end: tuple[int
     return [f for f in findings if start <= (f.line, f.start) and (f.line, f.end) <= end]
 
 
+RESTORE_ALL_TITLE = "Restore all Turkish diacritics in this document"
+
+
 def document_actions(
     document: Document,
     findings: Sequence[Finding],
@@ -143,14 +146,19 @@ def document_actions(
     codec: Codec,
     fix_all: bool,
     version: int | None,
+    max_edits: int,
 ) -> list[types.CodeAction]:
     """Restore-all (of kind ``source.fixAll.nokta`` when ``fix_all``, else a quick fix) and
-    restore-in-selection actions; one of each at most."""
+    restore-in-selection actions; one of each at most. A quick fix with more than
+    ``max_edits`` findings runs ``nokta.restoreDocument`` rather than carrying its edit (an
+    editor asks for code actions at every move of the cursor)."""
     actions: list[types.CodeAction] = []
-    whole = restore_edit(document, findings, codec, version)
-    if whole is not None:
+    if not fix_all and len(findings) > max_edits:
+        if any(finding.confident for finding in findings):
+            actions.append(restore_document_action(document.uri))
+    elif (whole := restore_edit(document, findings, codec, version)) is not None:
         kind = FIX_ALL_KIND if fix_all else types.CodeActionKind.QuickFix
-        actions.append(types.CodeAction(title="Restore all Turkish diacritics in this document", kind=kind, edit=whole))
+        actions.append(types.CodeAction(title=RESTORE_ALL_TITLE, kind=kind, edit=whole))
     partial = restore_edit(document, selection, codec, version)
     if partial is not None and len(selection) > 1:
         actions.append(
@@ -161,6 +169,19 @@ def document_actions(
             )
         )
     return actions
+
+
+def restore_document_action(uri: str) -> types.CodeAction:
+    command = types.Command(title=RESTORE_ALL_TITLE, command=RESTORE_DOCUMENT, arguments=[{"uri": uri}])
+    return types.CodeAction(title=RESTORE_ALL_TITLE, kind=types.CodeActionKind.QuickFix, command=command)
+
+
+def fixing(actions: list[types.CodeAction], diagnostics: list[types.Diagnostic]) -> None:
+    """Make the restore-all quick fix the fix of ``diagnostics`` (the document's one diagnostic
+    when it is typed without Turkish letters), preferred."""
+    for action in actions:
+        if diagnostics and action.title == RESTORE_ALL_TITLE and action.kind == types.CodeActionKind.QuickFix:
+            action.diagnostics, action.is_preferred = diagnostics, True
 
 
 def touches(diagnostic: types.Diagnostic, range_: types.Range) -> bool:
@@ -183,7 +204,13 @@ def wanted(kinds: Sequence[str] | None, kind: str) -> bool:
 
 
 def nokta_diagnostics(diagnostics: Sequence[types.Diagnostic]) -> list[types.Diagnostic]:
-    return [d for d in diagnostics if d.source == SOURCE]
+    """The client's nokta diagnostics of words (not the one of a whole document)."""
+    return [d for d in diagnostics if d.source == SOURCE and d.code != CODE_DOCUMENT]
+
+
+def document_diagnostics(diagnostics: Sequence[types.Diagnostic], range_: types.Range) -> list[types.Diagnostic]:
+    """The client's diagnostic of a document typed without Turkish letters, when ``range_`` meets it."""
+    return [d for d in diagnostics if d.source == SOURCE and d.code == CODE_DOCUMENT and touches(d, range_)]
 
 
 def command_argument(arguments: Sequence[Any] | None) -> dict[str, Any]:

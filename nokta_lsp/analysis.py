@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from nokta_model.check.findings import CheckOptions, Finding, uncached
 from nokta_model.prose import Masker
 
-from .diagnostics import PublishedDiagnostics
+from .diagnostics import Focus, PublishedDiagnostics
 from .documents import Codec
 from .engine import Model
 from .incremental import Context, DocumentAnalysis
@@ -44,6 +44,8 @@ class Snapshot:
     #: The writer's cursor (``Document.cursor``) when the word there is not shown yet
     #: (``hideWhileTyping``): still being typed.
     typing: tuple[int, int] | None = None
+    max_diagnostics: int | None = None  # None: every one is published
+    focus: Focus = field(default_factory=Focus)  # the diagnostics published, when not all, are those nearest it
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,8 @@ class Analysis:
     offered: frozenset[str] = frozenset()
     #: The words the document's ``nokta: ignore`` directives name (``word_key``s), as found so far.
     file_ignores: frozenset[str] = frozenset()
+    flagged: int = 0  # findings, published or not
+    findings_id: str = ""  # changes with the findings (``result_id`` with what is published)
 
 
 NOTHING = Analysis([], "", "empty")
@@ -171,7 +175,26 @@ def _wait(model: Model, run: Run) -> bool:
 def result(snapshot: Snapshot, state: DocumentState, complete: bool) -> Analysis:
     published = state.published
     changes = state.lines.take_changes()
-    text = published.update(snapshot.lines, changes, snapshot.codec, snapshot.severity, snapshot.typing)
+    text = published.update(
+        snapshot.lines,
+        changes,
+        snapshot.codec,
+        snapshot.severity,
+        snapshot.typing,
+        snapshot.max_diagnostics,
+        snapshot.focus,
+        state.lines.turkish_words,
+    )
     share = 1.0 if complete else state.lines.found_share
     offered, ignored = published.offered.spellings, state.lines.ignores.words
-    return Analysis(published.findings, text, published.result_id, complete, share, offered, ignored)
+    return Analysis(
+        published.findings,
+        text,
+        published.result_id,
+        complete,
+        share,
+        offered,
+        ignored,
+        published.count,
+        published.findings_id,
+    )

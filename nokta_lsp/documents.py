@@ -79,6 +79,11 @@ class Document:
     #: column): an insertion without a space or line break, or a deletion. None after
     #: opening, a whole-text change, a replacement (an undo, a fix) or several changes at once.
     cursor: tuple[int, int] | None = None
+    #: The line of the last change (its start), None after opening or a whole-text change;
+    #: and the lines the editor shows, as its last inlay-hint request named them: the
+    #: diagnostics published when there are too many are those nearest them (``diagnostics.Focus``).
+    edited_line: int | None = None
+    visible: tuple[int, int] | None = None
 
     @classmethod
     def create(cls, uri: str, language_id: str, version: int, text: str) -> Document:
@@ -162,9 +167,11 @@ class DocumentStore:
         for change_range, text in changes:
             if change_range is None:
                 document.replace_all(text, version)
+                document.edited_line = None
                 continue
             start, end = document.clamp_range(change_range, self.codec)
             document.apply_edit(start, end, text)
+            document.edited_line = min(start, end)[0]
             if len(changes) == 1 and typed(start, end, text):
                 line, column = min(start, end)
                 document.cursor = (line, column + len(text))

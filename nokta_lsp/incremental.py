@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import operator
+import re
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
@@ -65,6 +66,15 @@ class Row:
     state_out: State
     text: str  # what the restorer sees: prose of Turkish (or still undecided) sentences
     decision: bool | None  # the document's first language decision, when made on this line (True: Turkish)
+    turkish_words: int = 0  # words of ``text`` the writer typed with a Turkish letter
+
+
+_TURKISH_WORD = re.compile(r"\b\w*[çğıöşüÇĞİÖŞÜ]\w*")
+
+
+def turkish_words(text: str) -> int:
+    """How many words of ``text`` have a letter of the Turkish alphabet that ASCII lacks."""
+    return 0 if text.isascii() else len(_TURKISH_WORD.findall(text))
 
 
 def derive_row(line: str, state: State, context: Context) -> Row:
@@ -72,7 +82,7 @@ def derive_row(line: str, state: State, context: Context) -> Row:
     line = within_length(line, context.options.max_line_length)
     masked, masker_after = context.masker.mask_line(masker_state, writer_view(line, context.written))
     text, turkish_after, decision = turkish_line(masked, turkish)
-    return Row(state, (masker_after, turkish_after), text, decision)
+    return Row(state, (masker_after, turkish_after), text, decision, turkish_words(text))
 
 
 def writer_view(line: str, written: frozenset[str]) -> str:
@@ -153,6 +163,8 @@ class DocumentAnalysis:
         #: line that makes it, undecided, are checked as Turkish unless it is False.
         self.leading_language: bool | None = None
         self.ignores = IgnoreDirectives()  # of the derived rows
+        #: Words the writer typed with a Turkish letter in the derived rows (``Row.turkish_words``).
+        self.turkish_words = 0
 
     # --- what the worker asks -------------------------------------------------------------
 
@@ -222,6 +234,7 @@ class DocumentAnalysis:
         for record in self.records[start:old_end]:
             if record.row is not None:
                 self.ignores.remove(record.row.state_out[0])
+                self.turkish_words -= record.row.turkish_words
         self.records[start:old_end] = [LineRecord() for _ in range(width)]
         self.lines = lines
         self.queue.splice(start, old_end, new_end - old_end)
@@ -271,6 +284,7 @@ class DocumentAnalysis:
                 record.row = None
             self.derived = 0
             self.ignores.clear()
+            self.turkish_words = 0
         self._mark_stale(range(len(self.records)))
         self.queue.reset_urgent(range(min(len(self.records), URGENT_ROWS)))
 
@@ -313,7 +327,9 @@ class DocumentAnalysis:
         """Give ``record`` its derived ``row`` (its ``nokta: ignore`` counted); returns the row."""
         if record.row is not None:
             self.ignores.remove(record.row.state_out[0])
+            self.turkish_words -= record.row.turkish_words
         self.ignores.add(row.state_out[0])
+        self.turkish_words += row.turkish_words
         record.row = row
         return row
 

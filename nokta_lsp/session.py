@@ -25,6 +25,7 @@ from nokta_model.prose import Masker, with_code_comments, with_rules
 
 from .analysis import Analysis, Snapshot
 from .autocorrect import Autocorrector
+from .diagnostics import Focus
 from .dictionary import Dictionary
 from .documents import Codec, Document, DocumentStore
 from .edits import carry_findings
@@ -98,8 +99,10 @@ class Session:
         self.autocorrectors: dict[str, Autocorrector] = {}
         #: Checking and autocorrect paused by the user (``features.status``).
         self.paused = False
-        #: The result id each document's inlay hints were last refreshed for (``features.inlay_hints``).
+        #: The findings id each document's inlay hints were last refreshed for (``features.inlay_hints``).
         self.hinted: dict[str, str] = {}
+        #: The result id of the diagnostics last pushed for each document (``features.diagnostics``).
+        self.pushed: dict[str, str] = {}
         #: The reports of workspace checks (``features.workspace_diagnostics``).
         self.workspace_reports = WorkspaceReports()
 
@@ -196,6 +199,19 @@ class Session:
         self._skipped.discard(uri)
         self.autocorrectors.pop(uri, None)
         self.hinted.pop(uri, None)
+        self.pushed.pop(uri, None)
+
+    @on_loop
+    def show(self, uri: str, first: int, last: int) -> bool:
+        """The editor shows lines ``first``..``last`` of the document; True when it shows
+        others than before and the document has more findings than are published, so
+        that other ones may be published now."""
+        document = self.documents.get(uri)
+        if document is None or document.visible == (first, last):
+            return False
+        document.visible = (first, last)
+        _, _, analysis = self._results.get(uri, (None, None, None))
+        return analysis is not None and analysis.flagged > self.settings.maxDiagnostics
 
     def uris(self) -> list[str]:
         return [document.uri for document in self.documents.all()]
@@ -219,6 +235,8 @@ class Session:
             self.engine.model,
             document.written,
             document.cursor if self.settings.hideWhileTyping else None,
+            self.settings.maxDiagnostics,
+            Focus(document.edited_line, document.visible),
         )
 
     def _masker(self, document: Document) -> Masker | None:

@@ -52,6 +52,7 @@ class Settings:
     device: str = "auto"
     maxFileSize: int = 5_000_000
     maxLineLength: int = 20_000
+    maxDiagnostics: int = 100
     autocorrect: tuple[str, ...] = DEFAULT_FILE_TYPES
     autocorrectThreshold: float = DEFAULT_AUTOCORRECT_THRESHOLD
     hideWhileTyping: bool = True
@@ -116,6 +117,14 @@ DESCRIPTIONS: dict[str, tuple[str, Any]] = {
     "device": ("Where a neural model runs.", "cpu"),
     "maxFileSize": ("Larger documents (characters) are not checked; one log message says so.", 1_000_000),
     "maxLineLength": ("Longer lines (characters) are not checked.", 5_000),
+    "maxDiagnostics": (
+        "At most this many diagnostics are published per document (pushed or pulled): those of the lines "
+        "shown (as the editor's inlay-hint requests name them) nearest the last edit, then the rest nearest "
+        "it. Past it, a document where most words that need a Turkish letter were typed without one gets "
+        "a single diagnostic at its top instead, whose fix restores the whole document. Hover, code actions "
+        "and the restore commands still see every finding.",
+        500,
+    ),
     "autocorrect": (
         "Language ids whose words are restored as you type (`textDocument/onTypeFormatting`, after a space, "
         "a line break or sentence punctuation), when the model is at least `autocorrectThreshold` sure; "
@@ -164,6 +173,7 @@ BOUNDS: dict[str, tuple[float, float | None]] = {
     "debounceMs": (0, None),
     "maxFileSize": (0, None),
     "maxLineLength": (0, None),
+    "maxDiagnostics": (1, None),
     "autocorrectThreshold": (0.0, 1.0),
     "workspaceMaxFiles": (0, None),
     "workspaceMaxFileSize": (0, None),

@@ -51,7 +51,7 @@ def test_defaults_match_the_documented_table():
         "fileTypes", "checkCodeComments", "severity", "confidenceThreshold", "strictConfidenceThreshold",
         "ambiguous", "debounceMs", "ignoreWords",
         "dictionaryPath", "backend", "modelPath", "device", "maxFileSize", "maxLineLength",
-        "autocorrect", "autocorrectThreshold", "hideWhileTyping", "inlayHints",
+        "maxDiagnostics", "autocorrect", "autocorrectThreshold", "hideWhileTyping", "inlayHints",
         "workspaceDiagnostics", "workspaceMaxFiles", "workspaceMaxFileSize",
     }  # fmt: skip
 

@@ -1,7 +1,8 @@
 """textDocument/codeAction: fixes for the diagnostics under the cursor (from their
 ``data``, never running the model; each found again in the current text, so a
 diagnostic the client still shows after an edit fixes its own word), restore all,
-restore the selection. A request for source actions (fix all on save) first waits, up
+restore the selection (the fix of the document's one diagnostic when it is typed without
+Turkish letters). A request for source actions (fix all on save) first waits, up
 to ``FIX_ON_SAVE_WAIT_S``, for the analysis of the document as it is now, so a word
 typed just before saving is fixed too."""
 
@@ -38,7 +39,10 @@ async def code_actions(ls: NoktaServer, params: types.CodeActionParams) -> list[
     start, end = document.clamp_range(params.range, session.codec)
     findings = session.restorable(document)  # restoring leaves code blocks as written
     selection = actions.in_range(findings, start, end)
-    extra = actions.document_actions(document, findings, selection, session.codec, fix_all, version)
+    extra = actions.document_actions(
+        document, findings, selection, session.codec, fix_all, version, session.settings.maxDiagnostics
+    )
+    actions.fixing(extra, actions.document_diagnostics(params.context.diagnostics, params.range))
     return result + [action for action in extra if actions.wanted(kinds, str(action.kind))]
 
 

@@ -26,16 +26,18 @@ _progress_tokens = itertools.count(1)
 
 
 def deliver(ls: NoktaServer, snapshot: Snapshot, analysis: Analysis, reanalysed: bool) -> None:
-    """Publish a new analysis, or ask a pulling client to pull again when the text did not
-    change (nothing while checking is paused)."""
-    capabilities = ls.session.capabilities
-    if ls.session.paused:
+    """Publish a new analysis when what is published changed, or ask a pulling client to pull
+    again when the text did not change (nothing while checking is paused)."""
+    session, capabilities = ls.session, ls.session.capabilities
+    if session.paused:
         return
     if not capabilities.pull_diagnostics:
-        ls.protocol.publish_diagnostics_json(snapshot.uri, snapshot.version, analysis.diagnostics_json)
-    elif reanalysed and capabilities.diagnostic_refresh:  # same text, new result: settings or model changed
+        if session.pushed.get(snapshot.uri) != analysis.result_id:
+            session.pushed[snapshot.uri] = analysis.result_id
+            ls.protocol.publish_diagnostics_json(snapshot.uri, snapshot.version, analysis.diagnostics_json)
+    elif reanalysed and capabilities.diagnostic_refresh:  # same text, new result: settings, model or focus changed
         ls.workspace_diagnostic_refresh(None)
-    inlay_hints.refresh(ls, snapshot.uri, analysis.result_id)
+    inlay_hints.refresh(ls, snapshot.uri, analysis.findings_id)
     if capabilities.work_done_progress:
         show_progress(ls, snapshot.uri, analysis)
 
@@ -64,6 +66,7 @@ def end_progress(ls: NoktaServer, uri: str) -> None:
 def clear(ls: NoktaServer, uri: str) -> None:
     """Remove a closed document's pushed diagnostics and progress."""
     end_progress(ls, uri)
+    ls.session.pushed.pop(uri, None)
     if not ls.session.capabilities.pull_diagnostics:
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 

@@ -4,7 +4,8 @@ double-click in VS Code). From the findings of the last analysis, carried over t
 text as it is now (``Session.findings``); the word being typed gets none, as it gets no
 diagnostic. When a document's diagnostics change, a client that supports it is asked to
 ask again (``workspace/inlayHint/refresh``). Off with the ``inlayHints`` setting, or with
-the editor's own switch."""
+the editor's own switch. The range a request names is what the editor shows: the
+diagnostics published, when there are more than ``maxDiagnostics``, follow it."""
 
 from __future__ import annotations
 
@@ -25,9 +26,13 @@ if TYPE_CHECKING:
 def inlay_hints(ls: NoktaServer, params: types.InlayHintParams) -> list[types.InlayHint]:
     session = ls.session
     document = session.document(params.text_document.uri)
-    if document is None or not session.settings.inlayHints:
+    if document is None:
         return []
     (first, _), (last, _) = document.clamp_range(params.range, session.codec)
+    if session.show(document.uri, first, last):  # the diagnostics published follow what is shown
+        ls.scheduler.schedule(document.uri, 0)
+    if not session.settings.inlayHints:
+        return []
     typing = document.cursor if session.settings.hideWhileTyping else None
     return [
         hint(document, finding, session.codec)
@@ -51,10 +56,10 @@ def hint(document: Document, finding: Finding, codec: Codec) -> types.InlayHint:
     )
 
 
-def refresh(ls: NoktaServer, uri: str, result_id: str) -> None:
+def refresh(ls: NoktaServer, uri: str, findings_id: str) -> None:
     """Ask the client for the hints again when a document's findings changed."""
-    if ls.session.hinted.get(uri) != result_id:
-        ls.session.hinted[uri] = result_id
+    if ls.session.hinted.get(uri) != findings_id:
+        ls.session.hinted[uri] = findings_id
         refresh_all(ls)
 
 

@@ -162,6 +162,16 @@ async def diagnostics_for(
         await asyncio.sleep(0.01)
 
 
+async def shown_once_analysed(client: LanguageClient, uri: str) -> list[types.Diagnostic]:
+    """The diagnostics last pushed for ``uri`` once the server has analysed its current
+    version: a textDocument/diagnostic request is answered only then, after any push (the
+    server pushes only a set that changed, so a version may get none)."""
+    await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    return list(client.published[uri].diagnostics)
+
+
 def words(diagnostics: list[types.Diagnostic]) -> list[str]:
     return [d.message for d in diagnostics]
 

@@ -121,8 +121,17 @@ class RawServer:
         return await asyncio.wait_for(until(), timeout)
 
     async def diagnostics(self, uri: str, version: int, timeout: float = 30.0) -> list[dict[str, Any]]:
+        """The diagnostics shown for ``version`` (the current one) of ``uri``: those published
+        for it or, as the server publishes only a set that changed, the last ones published
+        once it has analysed ``version`` (a textDocument/diagnostic request is answered then,
+        after any publish of it)."""
+        pull = self.send_request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
         publish = await self.wait_for(
-            lambda: next((p for p in self.published.get(uri, []) if p.get("version") == version), None), timeout
+            lambda: (
+                next((p for p in self.published.get(uri, []) if p.get("version") == version), None)
+                or (pull.done() and self.published.get(uri, [None])[-1])
+            ),
+            timeout,
         )
         return publish["diagnostics"]
 
