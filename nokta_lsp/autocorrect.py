@@ -9,9 +9,12 @@ language guard, the writer's evidence, the dictionaries), against a threshold of
 own (``autocorrectThreshold``); on a line whose words so far are all ASCII after a line
 typed with Turkish letters, the strict threshold holds, as on a line typed so. A word
 the writer typed with a Turkish letter is never changed, and a correction the writer
-undid is not made again for that word in the document. A trigger that came while no
-model could correct (it was loading) is not lost: the next one covers every word of the
-paragraph before the cursor. No protocol types here.
+undid is not made again for that word in the document. An acronym (two to four capitals:
+CIA, SIM, AGI) keeps its letters as typed, its suffix aside, but on a finished line
+mostly in capitals (a headline): many spell Turkish words too (AĞI), and the diagnostics
+still show the few that running text writes with Turkish letters (ODTÜ). A trigger that
+came while no model could correct (it was loading) is not lost: the next one covers
+every word of the paragraph before the cursor. No protocol types here.
 """
 
 from __future__ import annotations
@@ -21,8 +24,11 @@ from dataclasses import dataclass, field, replace
 
 from nokta_model.check.findings import (
     CheckOptions,
+    Finding,
     SuggestionCache,
+    is_acronym,
     line_findings,
+    mostly_capitals,
     suggestions_for,
     typed_with_turkish_letters,
     within_length,
@@ -55,6 +61,15 @@ def words_checked(line: str, column: int, trigger: str) -> list[Span]:
         start = max(line.rfind(end, 0, column - 1) for end in SENTENCE_ENDS) + 1
         return [span for span in spans if span.start >= start]
     return spans[-WORDS_BACK:]
+
+
+def keeps_acronym(finding: Finding, text: str, complete: bool) -> bool:
+    """Whether ``finding`` would change the letters of an acronym (not only its suffix)
+    that stays as typed: unless its line ``text`` is ``complete`` and mostly in capitals
+    (a headline: COK -> ÇOK), a line typed so far cannot tell."""
+    stem = finding.original.replace("’", "'").split("'")[0]
+    changed = is_acronym(finding.original) and not finding.replacement.startswith(stem)
+    return changed and not (complete and mostly_capitals(text))
 
 
 def paragraph_rows(lines: Sequence[str], row: int) -> list[int]:
@@ -170,6 +185,7 @@ class Autocorrector:
                 if f.confident
                 and (r < row or (f.start in recent and f.end < column))
                 and f.original not in self.refused
+                and not keeps_acronym(f, text, complete=r < row or trigger == "\n")
             ],
         )
         self.made = (self.made + changes)[-REMEMBERED:]

@@ -112,3 +112,14 @@ async def test_a_correction_the_writer_undoes_is_not_made_again():
         assert editor.text == "cok güzel cok "
     finally:
         await server.stop()
+
+
+async def test_an_acronym_keeps_its_letters_as_you_type_but_in_a_headline():
+    server, editor = await typist()
+    try:
+        await editor.type("Bugun COK guzel, COK'un hali. ")
+        assert editor.text == "Bugün COK güzel, COK'un hali. "  # two to four capitals: an acronym
+        await editor.type("\nBUGUN COK GUZEL\n")
+        assert editor.text.endswith("\nBUGÜN ÇOK GÜZEL\n")  # a finished line mostly in capitals: a headline
+    finally:
+        await server.stop()
