@@ -145,12 +145,18 @@ class Guard:
         return (rows @ self.sentence_weights > 0)[sentence]
 
     def foreign_words(
-        self, lines: Sequence[Sequence[WordEvidence]], places: Sequence[Sequence[Place]]
+        self,
+        lines: Sequence[Sequence[WordEvidence]],
+        places: Sequence[Sequence[Place]],
+        in_english: np.ndarray | None = None,
     ) -> list[list[bool]]:
-        """Which words of each line are foreign and stay as typed."""
+        """Which words of each line are foreign and stay as typed (``in_english``: the
+        ``in_english_sentence`` of these words, when the caller has it)."""
         if not any(lines):
             return [[] for _ in lines]
-        fitted = (self.logits(features(lines, places)) > self.threshold) | self.in_english_sentence(lines, places)
+        if in_english is None:
+            in_english = self.in_english_sentence(lines, places)
+        fitted = (self.logits(features(lines, places)) > self.threshold) | in_english
         foreign = iter(fitted.tolist())
         return [
             [fitted if ruled is None else ruled for ruled, fitted in zip(line_rules, foreign)]

@@ -120,7 +120,8 @@ class NgramRestorer(Restorer):
         and where it stands in its sentence and line. A suffix glued to what it follows, or
         written apart after a closing quote, is Turkish (``_suffix``) unless its sentence is English."""
         guard, inputs = shipped_guard(), self.guard_inputs(lines, spans)
-        found, english = guard.foreign_words(*inputs), iter(guard.in_english_sentence(*inputs).tolist())
+        in_english = guard.in_english_sentence(*inputs)
+        found, english = guard.foreign_words(*inputs, in_english), iter(in_english.tolist())
         for line, line_spans, flags in zip(lines, spans, found):
             in_english = list(islice(english, len(line_spans)))
             if "'" in line or "’" in line or ")" in line or '"' in line or "”" in line:

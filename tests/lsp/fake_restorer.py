@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 from nokta_model.restorer import Restorer
@@ -26,6 +27,28 @@ LEXICON: dict[str, list[tuple[str, float]]] = {
     "ice": [("içe", 0.99), ("ice", 0.01)],  # typed ICE on a keyboard with İ: ıce, never written
 }
 UNATTESTED = {"gözlük", "gorusme"}
+#: The fake's English words: a sentence of three words or more, most of them here, is
+#: English and keeps every word as typed (``foreign_words``, as the shipped guard does).
+ENGLISH = frozenset(
+    [
+        "we",
+        "would",
+        "like",
+        "the",
+        "ice",
+        "cream",
+        "with",
+        "cake",
+        "thanks",
+        "this",
+        "is",
+        "sure",
+        "thing",
+        "on",
+        "table",
+    ]
+)
+_SENTENCE_END = re.compile(r"[.!?]")
 
 
 #: How long a batch with the word "yavas" (slow) keeps the restorer busy.
@@ -58,3 +81,15 @@ class FakeRestorer(Restorer):
         return [
             [list(LEXICON.get(line[s.start : s.end], [])) for s in line_spans] for line, line_spans in zip(lines, spans)
         ]
+
+    def foreign_words(self, lines: list[str], spans: list[list[Span]]) -> list[list[bool]]:
+        return [_in_english_sentence(line, line_spans) for line, line_spans in zip(lines, spans)]
+
+
+def _in_english_sentence(line: str, spans: list[Span]) -> list[bool]:
+    sentence_of = [len(_SENTENCE_END.findall(line, 0, span.start)) for span in spans]
+    english = {}
+    for sentence in set(sentence_of):
+        words = [line[span.start : span.end].lower() for span, of in zip(spans, sentence_of) if of == sentence]
+        english[sentence] = len(words) >= 3 and 2 * sum(word in ENGLISH for word in words) > len(words)
+    return [english[sentence] for sentence in sentence_of]
