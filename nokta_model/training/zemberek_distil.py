@@ -12,7 +12,7 @@ change a choice between real words is kept:
   probability of at least ``MODEL_ONLY_FLOOR`` and ``MODEL_ONLY_SHARE`` of the
   probability of the key's likeliest spelling;
 - every bigram the model holds of a confusable spelling with one of the ``NEIGHBOURS``
-  likeliest words of its vocabulary, on either side, whose value is more than
+  likeliest words of its vocabulary or ``<unk>``, on either side, whose value is more than
   ``MARGIN`` (log10) from what back-off would give it (nearly all are);
 - the unigram probability and back-off weight of every word of the vocabulary.
 
@@ -80,8 +80,10 @@ def _plausible(lm: ZemberekBigramLM, ids: list[int], counts: dict[int, float]) -
 
 
 def neighbour_ids(lm: ZemberekBigramLM, count: int = NEIGHBOURS) -> np.ndarray:
-    """The ``count`` likeliest words of the vocabulary (punctuation and <s> included)."""
-    return np.argsort(-lm.unigram_log10, kind="stable")[:count].astype(np.int64)
+    """The ``count`` likeliest words of the vocabulary (punctuation and <s> included), and
+    <unk>, which the model reads every word it lacks as."""
+    likeliest = np.argsort(-lm.unigram_log10, kind="stable")[:count]
+    return np.union1d(likeliest, [lm.unknown_id]).astype(np.int64)
 
 
 def informative_bigrams(
@@ -139,7 +141,7 @@ def distil(source: Path, output: Path, log: Callable[[str], None] = print) -> Wi
         "bigrams": len(table.pairs),
         "words": len(table.words),
     }
-    npz.save_archive(ARCHIVE, table.arrays(), output, info)
+    npz.save_archive(ARCHIVE, table.arrays(), output, info, stored=("word_keys",))  # random hashes: read in place
     log(f"wrote {output}: {len(table.pairs):,} bigrams, {len(table.words):,} words")
     return table
 
@@ -186,14 +188,16 @@ def evaluate(source: Path, table_path: Path, corpus_dir: Path, log: Callable[[st
     wide = choices(contexts, spellings, _in_context(table.log10_pairs))
     unigram = choices(contexts, spellings, lambda left, candidate, right: table.unigrams(candidate))
     common = {lm.vocabulary[word_id] for word_id in neighbour_ids(lm).tolist()}
-    inside = np.array([left in common and right in common for left, _, right in contexts])
+    inside = np.array(
+        [all(word in common or word not in lm.ids for word in (left, right)) for left, _, right in contexts]
+    )
     log(
         f"{len(contexts):,} confusable words in tune lines; gold first: table {wide.mean():.4f}, "
         f"full model {full.mean():.4f}, unigram alone {unigram.mean():.4f}"
     )
     log(
-        f"table and full model agree on {(wide == full).mean():.4f}; where both neighbours are "
-        f"among the {NEIGHBOURS:,} ({inside.mean():.4f} of the words) on {(wide == full)[inside].mean():.4f}"
+        f"table and full model agree on {(wide == full).mean():.4f}; where both neighbours are among "
+        f"the {NEIGHBOURS:,} or unknown ({inside.mean():.4f} of the words) on {(wide == full)[inside].mean():.4f}"
     )
 
 
