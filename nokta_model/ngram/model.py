@@ -123,11 +123,11 @@ class NgramRestorer(Restorer):
         in_english = guard.in_english_sentence(*inputs)
         found, english = guard.foreign_words(*inputs, in_english), iter(in_english.tolist())
         for line, line_spans, flags in zip(lines, spans, found):
-            in_english = list(islice(english, len(line_spans)))
+            line_english = list(islice(english, len(line_spans)))
             if "'" in line or "’" in line or ")" in line or '"' in line or "”" in line:
                 flags[:] = [
                     flag and (kept or not _suffix(line, start, end))
-                    for flag, kept, (start, end) in zip(flags, in_english, line_spans)
+                    for flag, kept, (start, end) in zip(flags, line_english, line_spans)
                 ]
         return found
 
