@@ -3,7 +3,7 @@
 The gold text is turned into ASCII, restored, and compared with the gold after
 folding circumflexes in both. Words are maximal runs of letters, an apostrophe
 suffix included ("Ankara'dır" is one word). ``evaluate`` restores as ``nokta restore``
-does (the format's prose masking and the language guard: ``pipeline.restore_lines``),
+does (the format's prose masking: ``pipeline.restore_lines``),
 so its figures are what users get; ``format_name=None`` scores the bare model.
 """
 

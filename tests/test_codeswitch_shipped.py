@@ -90,7 +90,7 @@ def test_correct_mixed_text_fed_as_written_is_unchanged(shipped):
 
 
 def test_the_cli_restores_a_turkish_line_with_an_english_term():
-    """The language guard before the restorer leaves the line to it (it took it for English)."""
+    """Its first sentence, an English word and a number, is no English sentence (``test_language_per_sentence``)."""
     done = subprocess.run(
         [sys.executable, "-m", "nokta_model", "restore", "--backend", "ngram"],
         input="Framework 4.8 cikti! Hemen asagidaki linke bakin\n",
