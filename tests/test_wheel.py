@@ -28,6 +28,8 @@ SHIPPED = (
     "neural.onnx",
     "default.json",
     "guard.json",
+    "calibration.json",
+    "wide_bigrams.npz",
     "LICENSES.md",
 )
 LICENCE_FILES = ("LICENSE", "nokta_model/data/LICENSES.md")

@@ -52,13 +52,20 @@ def load_default_restorer(path: Path | None = None, device: str = "auto") -> Def
     from ..calibration import read_calibration
     from ..charctx import load_context_model
     from ..ngram.model import NgramRestorer
+    from ..ngram.wide_bigrams import WideBigrams
 
     weights, _ = read_weights(path or DEFAULT_WEIGHTS)
     neural = LazyNetwork(lambda: _load_network(device))
     if device not in _LAZY_DEVICES:
         neural.load()
-    calibration = read_calibration()
-    return DefaultRestorer(NgramRestorer.load(None), load_context_model(None), neural, weights, calibration=calibration)
+    return DefaultRestorer(
+        NgramRestorer.load(None),
+        load_context_model(None),
+        neural,
+        weights,
+        calibration=read_calibration(),
+        wide=WideBigrams.load(),
+    )
 
 
 def _load_network(device: str) -> Network:

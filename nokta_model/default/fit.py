@@ -43,6 +43,7 @@ LETTER_WEIGHTS = (
     "unseen_counted",
     "unseen_context",
     "collocation",
+    "wide_bigram",
     "suffix_harmony",
 )
 #: Set, not fitted: the particle's vowel harmony is a rule of the grammar, and the tune
@@ -149,15 +150,13 @@ def fit_weights(
     inputs, slipped = ascii_inputs(gold), with_slips(gold)
     network = _MemoNetwork(restorer.neural, "line_probabilities")
     context = _MemoContext(restorer.context, "twin_probabilities")
-    restorer = DefaultRestorer(restorer.ngram, context, network, Weights(**RULE_WEIGHTS))
+    restorer = DefaultRestorer(restorer.ngram, context, network, Weights(**RULE_WEIGHTS), wide=restorer.wide)
 
     def letters(weights: Weights) -> int:
         return letter_errors(restorer.with_weights(weights), gold, inputs)
 
     def evidence(weights: Weights) -> int:
-        return evidence_errors(
-            DefaultRestorer(restorer.ngram, restorer.context, restorer.neural, weights), gold, slipped
-        )
+        return evidence_errors(restorer.with_weights(weights), gold, slipped)
 
     with float32():  # the same weights on every CPU
         weights, letter_best = coordinate_ascent(restorer.weights, LETTER_WEIGHTS, GRID, letters, log, sweeps)

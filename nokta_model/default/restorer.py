@@ -49,6 +49,7 @@ from .features import (
 )
 from .harmony import Suffix, disagreements, harmonious_masks, harmonious_position, token_suffix
 from .weights import Weights
+from .wide import BigramModel, LineWords, wide_scores
 
 UNSEEN_ALTERNATIVES = 4
 _SUFFIX_GAP_RE = re.compile(r"[\s\"'“”‘’]+")
@@ -109,8 +110,9 @@ class DefaultRestorer(Restorer):
         weights: Weights | None = None,
         network_pool: ThreadPoolExecutor | None = None,
         calibration: Calibration | None = None,
+        wide: BigramModel | None = None,
     ) -> None:
-        self.ngram, self.context, self.neural = ngram, context, neural
+        self.ngram, self.context, self.neural, self.wide = ngram, context, neural, wide
         self.weights = weights or Weights()
         self.calibration = calibration or Calibration()
         # The threads the network reads chunks on (started at the first call, kept for the next).
@@ -118,7 +120,9 @@ class DefaultRestorer(Restorer):
 
     def with_weights(self, weights: Weights) -> DefaultRestorer:
         """The same models under other weights (they share every table, cache and thread)."""
-        return DefaultRestorer(self.ngram, self.context, self.neural, weights, self.network_pool, self.calibration)
+        return DefaultRestorer(
+            self.ngram, self.context, self.neural, weights, self.network_pool, self.calibration, self.wide
+        )
 
     def dotted_capitals(self, dotted: list[str], undotted: list[str], ascii_lines: list[bool]) -> list[bool]:
         return self.ngram.dotted_capitals(dotted, undotted, ascii_lines)
@@ -172,7 +176,7 @@ class DefaultRestorer(Restorer):
         lexicon = [[word.lexicon for word in line_words] for line_words in words]
         self._look_up_unseen_words(lines, words)
         context = self.context.twin_probabilities(lines, [_letters_decide(line_words) for line_words in words])
-        self._add_neighbour_evidence(words, lexicon)
+        self._add_neighbour_evidence(lines, words, lexicon)
         counted = [
             _Line(line, network_line, line_spans, line_typed, line_words, letters, _typed_line(line, line_words))
             for line, network_line, line_spans, line_typed, line_words, letters in zip(
@@ -187,16 +191,28 @@ class DefaultRestorer(Restorer):
             line.decoding = decode(line.sentence, arcs, with_marginals=True)
         return counted
 
-    def _add_neighbour_evidence(self, words: list[list[_Word]], lexicon: list[list[Position]]) -> None:
+    def _add_neighbour_evidence(
+        self, lines: list[str], words: list[list[_Word]], lexicon: list[list[Position]]
+    ) -> None:
         """Each word's evidence from its neighbours, looked up for the whole chunk at once:
-        whether a spelling was counted beside one, and its collocation scores."""
+        whether a spelling was counted beside one, its collocation scores and the wide
+        language model's."""
         beside = self.ngram.attested_neighbours(lexicon)
         collocations = self.ngram.collocation_scores(lexicon) if self.weights.collocation else None
+        wide = None
+        if self.weights.wide_bigram and self.wide is not None:
+            wide_lines = [
+                LineWords(line, [word.token for word in line_words], positions)
+                for line, line_words, positions in zip(lines, words, lexicon, strict=True)
+            ]
+            wide = wide_scores(self.wide, self.ngram.model.lexicon.counts, wide_lines)
         for index, line_words in enumerate(words):
             for position, word in enumerate(line_words):
                 word.beside_neighbour = beside[index][position]
                 if collocations is not None:
                     word.collocation = collocations[index][position]
+                if wide is not None:
+                    word.wide = wide[index][position]
 
     def _look_up_unseen_words(self, lines: list[str], words: list[list[_Word]]) -> None:
         """The count-based letters of the chunk's unseen words, looked up in one batch (the
@@ -295,6 +311,8 @@ class DefaultRestorer(Restorer):
         emissions = [scale * sum(weight * score(mask) for weight, score in scorers) for mask in lexicon.masks]
         if word.collocation is not None:
             emissions = [e + weights.collocation * c for e, c in zip(emissions, word.collocation, strict=True)]
+        if word.wide is not None:
+            emissions = [e + weights.wide_bigram * w for e, w in zip(emissions, word.wide, strict=True)]
         typed = spelling_mask(key, text) or 0
         evidence = self._typed_evidence(lexicon, typed, line.typed_letters, not CIRCUMFLEXES.isdisjoint(text))
         if evidence:
@@ -430,6 +448,7 @@ class _Word:
     suffix: Suffix | None  # its suffix after an apostrophe or a number (``harmony.token_suffix``)
     beside_neighbour: bool = False  # a spelling of it was counted next to a neighbour's
     collocation: list[float] | None = None  # its spellings' ``ngram.collocation_scores``
+    wide: list[float] | None = None  # its spellings' ``wide.wide_scores``
 
 
 @dataclass

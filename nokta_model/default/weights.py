@@ -22,6 +22,7 @@ class Weights:
     typed_line: float = 0.0  # bonus of a counted as-typed spelling on a line typed with Turkish letters
     typed_unseen: float = 0.0  # … and of an unseen word as typed on such a line
     collocation: float = 0.0  # the neighbours written beside each spelling of a confusable word
+    wide_bigram: float = 0.0  # the wide language model's log10 score of each spelling by its neighbours
 
     @classmethod
     def from_dict(cls, values: dict) -> Weights:

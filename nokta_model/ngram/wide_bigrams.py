@@ -110,6 +110,10 @@ class WideBigrams:
             rows[unknown] = self.words.find(np.array([_UNKNOWN_HASH]))[0]
         return hashes, rows
 
+    def known(self, spellings: list[str]) -> np.ndarray:
+        """Whether the model's vocabulary holds each spelling."""
+        return self.words.find(hash_all(_normalised(spellings))) >= 0
+
     def unigrams(self, spellings: list[str]) -> np.ndarray:
         """log10 P(word) of each spelling (``<unk>``'s for a word the model lacks)."""
         _, rows = self._word_rows(spellings)
