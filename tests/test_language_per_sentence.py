@@ -87,15 +87,15 @@ def test_the_reported_case():
 
 @pytest.mark.parametrize("blank_line", [True, False])
 def test_commit_messages_with_an_english_subject_and_a_turkish_body_and_the_reverse(tmp_path, blank_line):
-    between = ["", ""] if blank_line else [""]
+    between = [""] if blank_line else []
     messages = [
         (
-            ["Fix the crash when the cache is empty", *between[1:], TURKISH["commit"][0], TURKISH["logs"][0]],
-            ["Fix the crash when the cache is empty", *between[1:], TURKISH["commit"][1], TURKISH["logs"][1]],
+            ["Fix the crash when the cache is empty", *between, TURKISH["commit"][0], TURKISH["logs"][0]],
+            ["Fix the crash when the cache is empty", *between, TURKISH["commit"][1], TURKISH["logs"][1]],
         ),
         (
-            ["Kurulum sirasinda cikan hata giderildi", *between[1:], ENGLISH["build"] + " " + ENGLISH["sure"]],
-            ["Kurulum sırasında çıkan hata giderildi", *between[1:], ENGLISH["build"] + " " + ENGLISH["sure"]],
+            ["Kurulum sirasinda cikan hata giderildi", *between, ENGLISH["build"] + " " + ENGLISH["sure"]],
+            ["Kurulum sırasında çıkan hata giderildi", *between, ENGLISH["build"] + " " + ENGLISH["sure"]],
         ),
     ]
     comment = "# Please enter the commit message for your changes. Lines starting"
