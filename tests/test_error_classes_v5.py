@@ -112,3 +112,8 @@ def test_number_back_reads_a_half_two_ways():
 def test_a_suffix_typed_in_lower_case_after_capitals_follows_the_stem(shipped):
     line = "KITAPi okudum, PKKnin saldirisi, TURKIYEnin gelecegi, ISTANBULi gordum"
     assert shipped.restore([line]) == ["KİTAPı okudum, PKKnın saldırısı, TÜRKİYEnin geleceği, İSTANBULi gördüm"]
+
+
+def test_a_word_with_q_w_or_x_keeps_its_capital_i(shipped):
+    line = "WXYI ve QIS kodlari, XIAOMI telefonu ve SQLITE dosyasi"
+    assert shipped.restore([line]) == ["WXYI ve QIS kodları, XIAOMI telefonu ve SQLITE dosyası"]

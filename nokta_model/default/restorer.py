@@ -28,6 +28,7 @@ import numpy as np
 
 from ..alphabet import CIRCUMFLEXES
 from ..calibration import Calibration
+from ..codeswitch import FOREIGN_ONLY
 from ..lattice import UNK, Decoding, Position, decode, decoded_rankings, sentence_positions, typed_per_line
 from ..neural.candidates import free_indices
 from ..ngram.model import NgramRestorer
@@ -125,7 +126,9 @@ class DefaultRestorer(Restorer):
         )
 
     def dotted_capitals(self, dotted: list[str], undotted: list[str], ascii_lines: list[bool]) -> list[bool]:
-        return self.ngram.dotted_capitals(dotted, undotted, ascii_lines)
+        """As the count model says, never in a word with q, w or x: not Turkish (WXYI, QIS, SQLITE)."""
+        allowed = self.ngram.dotted_capitals(dotted, undotted, ascii_lines)
+        return [ok and FOREIGN_ONLY.isdisjoint(word) for ok, word in zip(allowed, dotted, strict=True)]
 
     def foreign_words(self, lines: list[str], spans: list[list[Span]]) -> list[list[bool]]:
         return self.ngram.foreign_words(lines, spans)
