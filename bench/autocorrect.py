@@ -39,7 +39,7 @@ from pathlib import Path
 from bench.lsp_client import BenchClient, percentile
 from bench.report import markdown_table, run_facts, write_report
 from nokta_model.alphabet import asciify, fold_circumflex
-from nokta_model.corpus import default_corpus_dir, split_lines
+from nokta_model.training.corpus import default_corpus_dir, split_lines
 
 RESULTS = Path(__file__).resolve().parent / "results"
 VIKIPEDI_TEST = Path(__file__).resolve().parents[2] / "shared" / "bench" / "vikipedi_test.txt"

@@ -45,12 +45,12 @@ from nokta_model.check.findings import (
     model_input,
     suggestions_for,
 )
-from nokta_model.corpus import default_corpus_dir, split_lines
 from nokta_model.default import load_default_restorer
 from nokta_model.neural.runtime import float32
 from nokta_model.prose import PLAIN
 from nokta_model.restorer import Restorer
 from nokta_model.training.calibration_fit import Decided, decisions
+from nokta_model.training.corpus import default_corpus_dir, split_lines
 
 #: The lower edges of the reliability table's rows (ECE uses ten equal bins).
 ROWS = (0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 0.999)

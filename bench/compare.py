@@ -5,7 +5,7 @@
 For each text: word accuracy, ambiguous-word accuracy, ambiguous-letter accuracy and word
 errors of the restored ASCII input, and the share of words changed when the correct text
 is fed as written. The rule-based table (../shared/anchors/rule_table) runs as a separate
-process on the same input. Dev lines are never trained on (nokta_model.corpus).
+process on the same input. Dev lines are never trained on (nokta_model.training.corpus).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from pathlib import Path
 
 from bench.report import markdown_table, run_facts, write_report
 from nokta_model.backends import load_restorer
-from nokta_model.corpus import TRAIN_FILES, default_corpus_dir, split_lines
 from nokta_model.evaluate import Metrics, ascii_inputs, changed_words, restore_all, score
+from nokta_model.training.corpus import TRAIN_FILES, default_corpus_dir, split_lines
 
 ROOT = Path(__file__).resolve().parent
 SHARED = ROOT.parent.parent / "shared"

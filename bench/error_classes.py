@@ -2,7 +2,7 @@
 
     python -m bench.error_classes [--label before] [--out bench/results/error_classes]
 
-Text: the corpus dev split (``nokta_model.corpus``, never trained on), ASCII-folded by the
+Text: the corpus dev split (``nokta_model.training.corpus``, never trained on), ASCII-folded by the
 benchmark protocol (../shared/bench/README.md) and scored as ``nokta_model.evaluate``
 scores. Scopes: the 27 files the dev split had before round 4 and the files that joined
 the mix then (``NEW_FILES``), each whole and its news-genre files alone. Systems: the rule
@@ -68,11 +68,11 @@ from bench.report import markdown_table, run_facts, write_report
 from bench.word_counts import Lexicon, running_text_counts
 from nokta_model.alphabet import asciify, fold_circumflex, tr_lower
 from nokta_model.backends import load_restorer
-from nokta_model.corpus import LEXICON_FILES, default_corpus_dir, read_lines
 from nokta_model.evaluate import ascii_inputs, restore_all
 from nokta_model.pipeline import restore_lines
 from nokta_model.restorer import Ranking, Restorer
 from nokta_model.spans import SCORED_WORD_RE, Span, word_spans
+from nokta_model.training.corpus import LEXICON_FILES, default_corpus_dir, read_lines
 
 ROOT = Path(__file__).resolve().parent
 BACKENDS = ("ngram", "default")

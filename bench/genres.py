@@ -3,7 +3,7 @@
     python -m bench.genres [--backends ngram default] [--non-commercial] [--out bench/results/genres]
 
 Texts: the corpus dev split (never trained on) grouped by each file's genre
-(``nokta_model.corpus.TRAIN_FILES``), each technical dev file alone, and two test-only
+(``nokta_model.training.corpus.TRAIN_FILES``), each technical dev file alone, and two test-only
 texts: vikipedi_test (encyclopedic) and ``bench/data/mixed_sample.md`` (technical/mixed).
 Dev lines and vikipedi_test go to ``Restorer.restore`` directly; the mixed sample goes
 through ``nokta restore --format markdown`` (the CLI's prose masking), and vikipedi_test
@@ -29,8 +29,8 @@ from bench.compare import TABLE, restorer_runner, run_rule_table
 from bench.report import markdown_table, run_facts, write_report
 from bench.word_counts import Lexicon, running_text_counts
 from nokta_model.backends import load_restorer
-from nokta_model.corpus import default_corpus_dir, split_lines
 from nokta_model.evaluate import Metrics, ascii_inputs, changed_spellings, score
+from nokta_model.training.corpus import default_corpus_dir, split_lines
 
 ROOT = Path(__file__).resolve().parent
 SHARED = ROOT.parent.parent / "shared"

@@ -44,7 +44,7 @@ from bench.lsp_scoring import (
 from bench.report import markdown_table, run_facts, write_report
 from nokta_lsp.documents import Codec
 from nokta_model.alphabet import asciify
-from nokta_model.corpus import default_corpus_dir, split_lines
+from nokta_model.training.corpus import default_corpus_dir, split_lines
 
 HERE = Path(__file__).resolve().parent
 

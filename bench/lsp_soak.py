@@ -34,7 +34,7 @@ from pathlib import Path
 from bench.lsp_client import BenchClient, percentile, reference_ms, rss_mb
 from bench.report import markdown_table, run_facts, write_report
 from nokta_model.alphabet import asciify
-from nokta_model.corpus import default_corpus_dir, split_lines
+from nokta_model.training.corpus import default_corpus_dir, split_lines
 
 HERE = Path(__file__).resolve().parent
 

@@ -57,8 +57,8 @@ from nokta_model.check.findings import (
     suggestions_for,
     typed_with_turkish_letters,
 )
-from nokta_model.corpus import default_corpus_dir, split_lines
 from nokta_model.prose import PLAIN
+from nokta_model.training.corpus import default_corpus_dir, split_lines
 
 THRESHOLDS = (0.9, 0.95, 0.98, 0.99)  # must hold the server's default
 STRICT = (0.98, 0.99, 0.999, 1.0)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from nokta_model.alphabet import asciify
 from nokta_model.backends import load_restorer
-from nokta_model.corpus import default_corpus_dir, split_lines
+from nokta_model.training.corpus import default_corpus_dir, split_lines
 
 BATCH_LINES = 512
 

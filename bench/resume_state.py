@@ -30,14 +30,14 @@ from safetensors import safe_open
 from safetensors.torch import load_file, save_file
 
 from bench.report import markdown_table, run_facts, write_report
-from nokta_model.corpus import default_corpus_dir
 from nokta_model.neural.checkpoint import read_json
 from nokta_model.neural.config import TrainConfig
-from nokta_model.neural.data import dev_lines
-from nokta_model.neural.evaluate_dev import dev_metrics
 from nokta_model.neural.model import CharTagger
-from nokta_model.neural.train import train_neural
-from nokta_model.neural.train_state import BEST, LAST, OPTIMIZER, RESUME, pack, resume, working_step
+from nokta_model.training.corpus import default_corpus_dir
+from nokta_model.training.neural.data import dev_lines
+from nokta_model.training.neural.evaluate_dev import dev_metrics
+from nokta_model.training.neural.train import train_neural
+from nokta_model.training.neural.train_state import BEST, LAST, OPTIMIZER, RESUME, pack, resume, working_step
 
 ROOT = Path(__file__).resolve().parent
 WORKING = (LAST, OPTIMIZER, BEST)  # and their JSON sidecars

@@ -25,17 +25,17 @@ import torch
 
 from bench.report import markdown_table, run_facts, write_report
 from nokta_model.alphabet import asciify
-from nokta_model.corpus import default_corpus_dir, split_lines
 from nokta_model.default import DEFAULT_WEIGHTS, DefaultRestorer, LazyNetwork, read_weights
 from nokta_model.evaluate import changed_words, evaluate, restore_all
 from nokta_model.neural import NeuralRestorer
 from nokta_model.neural.batching import Piece, batches, padded
 from nokta_model.neural.checkpoint import load_model
-from nokta_model.neural.export import export_graph
 from nokta_model.neural.onnx_tagger import OnnxTagger
 from nokta_model.neural.runtime import SHIPPED_GRAPH, SHIPPED_WEIGHTS, Tagger
 from nokta_model.neural.torch_tagger import TorchTagger, native_bfloat16
 from nokta_model.neural.vocab import BOUNDARY, encode_input
+from nokta_model.training.corpus import default_corpus_dir, split_lines
+from nokta_model.training.neural.export import export_graph
 
 ROOT = Path(__file__).resolve().parent
 WINDOW = 16  # letters either side of a word, as the default's windows (UNSEEN_CONTEXT, COMPETING_CONTEXT)

@@ -20,9 +20,9 @@ from pathlib import Path
 
 from bench.report import markdown_table, run_facts, write_report
 from nokta_model.alphabet import model_lower
-from nokta_model.corpus import default_corpus_dir, split_lines
 from nokta_model.default.harmony import Suffix, harmonious_masks
 from nokta_model.reading import number_vowel, stem_reading
+from nokta_model.training.corpus import default_corpus_dir, split_lines
 from nokta_model.words import spelling_mask, token_key
 
 ROOT = Path(__file__).resolve().parent

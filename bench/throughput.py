@@ -31,7 +31,7 @@ from pathlib import Path
 
 from bench.report import markdown_table, run_facts, write_report
 from nokta_model.alphabet import asciify
-from nokta_model.corpus import default_corpus_dir, split_lines
+from nokta_model.training.corpus import default_corpus_dir, split_lines
 
 ROOT = Path(__file__).resolve().parent
 SHARED = ROOT.parent.parent / "shared"

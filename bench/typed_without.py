@@ -19,7 +19,7 @@ from nokta_lsp.diagnostics import TYPED_WITHOUT_SHARE
 from nokta_lsp.incremental import turkish_words
 from nokta_model.backends import load_restorer
 from nokta_model.check.findings import CheckOptions, SuggestionCache, check, document_masker, model_input
-from nokta_model.corpus import default_corpus_dir, split_lines
+from nokta_model.training.corpus import default_corpus_dir, split_lines
 
 HERE = Path(__file__).resolve().parent
 KINDS = ("gold", "slips", "ascii")

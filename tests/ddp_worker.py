@@ -8,7 +8,7 @@ from pathlib import Path
 from safetensors.torch import save_file
 
 from nokta_model.app.cli import main
-from nokta_model.neural.train import TrainingLoop
+from nokta_model.training.neural.train import TrainingLoop
 
 train_then_save = TrainingLoop.run
 

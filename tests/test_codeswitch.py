@@ -19,10 +19,10 @@ from nokta_model.codeswitch import (
     word_features,
     write_guard,
 )
-from nokta_model.codeswitch_fit import english_sentences, kept_spelling, logistic_fit
 from nokta_model.ngram.capitals import all_capitals, capitals_line, dotted_reading, is_acronym, resolve, turkish_start
 from nokta_model.ngram.model import NgramRestorer
-from nokta_model.ngram.train import train_ngram
+from nokta_model.training.guard_fit import english_sentences, kept_spelling, logistic_fit
+from nokta_model.training.ngram_counts import train_ngram
 from tests.tiny_corpus import write_tiny_corpus
 
 TURKISH = WordEvidence(-6.0, ascii_count=50.0)

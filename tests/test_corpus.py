@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from nokta_model.corpus import CorpusFile, decode_crawled, line_split, split_lines
+from nokta_model.training.corpus import CorpusFile, decode_crawled, line_split, split_lines
 
 
 def test_a_crawled_line_has_its_entities_and_windows_quotes_decoded():
@@ -15,7 +15,7 @@ def test_a_crawled_line_keeps_the_split_of_its_line_as_stored(tmp_path, monkeypa
     (tmp_path / "train").mkdir()
     (tmp_path / "train" / "news.txt").write_text("\n".join(raw) + "\n", encoding="utf-8")
     crawled = CorpusFile("news.txt", "news", "CC BY 4.0", 1, "news", crawled=True)
-    monkeypatch.setattr("nokta_model.corpus.TRAIN_FILES", (crawled,))
+    monkeypatch.setattr("nokta_model.training.corpus.TRAIN_FILES", (crawled,))
     for split in ("dev", "tune", "train"):
         expected = [decode_crawled(line) for line in raw if line_split(line) == split]
         assert [line for _, line in split_lines(tmp_path, split)] == expected

@@ -22,7 +22,7 @@ from nokta_model.neural.config import ModelConfig
 from nokta_model.neural.model import CharTagger
 from nokta_model.neural.torch_tagger import TorchTagger
 from nokta_model.ngram.model import NgramRestorer
-from nokta_model.ngram.train import train_ngram
+from nokta_model.training.ngram_counts import train_ngram
 from tests.tiny_corpus import write_tiny_corpus
 
 TRAIN = [

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from nokta_model.charctx import ContextModel
-from nokta_model.corpus import split_lines
 from nokta_model.default import DefaultRestorer, Weights
-from nokta_model.default.fit import RULE_WEIGHTS, fit_weights, with_slips
 from nokta_model.ngram.model import NgramRestorer
-from nokta_model.ngram.train import train_ngram
+from nokta_model.training.corpus import split_lines
+from nokta_model.training.default_fit import RULE_WEIGHTS, fit_weights, with_slips
+from nokta_model.training.ngram_counts import train_ngram
 from tests.test_default import FixedNetwork
 from tests.tiny_corpus import write_tiny_corpus
 

@@ -9,7 +9,7 @@ from bench.lsp_scoring import (
     score_restoration,
 )
 from nokta_model.alphabet import asciify
-from nokta_model.corpus import TRAIN_FILES, is_dev_line
+from nokta_model.training.corpus import TRAIN_FILES, is_dev_line
 
 LINE = "yapilan is ne kadar etik, tartisilir."
 ERRORS = [ReviewedError("web.txt", "is", "iş", LINE), ReviewedError("web.txt", "yapilan", "yapılan", LINE)]

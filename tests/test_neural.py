@@ -17,19 +17,14 @@ from safetensors.torch import load_file
 
 from nokta_model.alphabet import AMBIGUOUS, LOWER_TWIN, asciify, tr_lower
 from nokta_model.backends import load_restorer
-from nokta_model.corpus import TRAIN_FILES
 from nokta_model.neural import NeuralRestorer, batching, load_neural_restorer, runtime, torch_tagger
 from nokta_model.neural.batching import Piece, batches, twin_probabilities
 from nokta_model.neural.candidates import ranked_spellings
 from nokta_model.neural.checkpoint import load_model, save_model, sidecar
-from nokta_model.neural.cli import SHIPPED_CONFIG, load_config
 from nokta_model.neural.config import ModelConfig, TrainConfig
-from nokta_model.neural.data import CaseMix, read_cased
 from nokta_model.neural.model import CharTagger
 from nokta_model.neural.runtime import SHIPPED_WEIGHTS
 from nokta_model.neural.torch_tagger import TorchTagger, native_bfloat16
-from nokta_model.neural.train import class_weights, train_neural
-from nokta_model.neural.train_state import pack, packed_step, resume
 from nokta_model.neural.vocab import (
     BOUNDARY,
     UNK,
@@ -39,6 +34,11 @@ from nokta_model.neural.vocab import (
     encode_key,
     encode_with_labels,
 )
+from nokta_model.training.corpus import TRAIN_FILES
+from nokta_model.training.neural.cli import SHIPPED_CONFIG, load_config
+from nokta_model.training.neural.data import CaseMix, read_cased
+from nokta_model.training.neural.train import class_weights, train_neural
+from nokta_model.training.neural.train_state import pack, packed_step, resume
 
 LINES = [
     "Çocuklar bahçede oyun oynuyor.",
@@ -426,7 +426,7 @@ def test_training_steps_run_under_bfloat16_autocast_when_asked_on_a_cpu_that_has
         return forward(self, *args, **kwargs)
 
     monkeypatch.setattr(CharTagger, "forward", recording_forward)
-    monkeypatch.setattr("nokta_model.neural.train.bfloat16_native_on", lambda device: True)
+    monkeypatch.setattr("nokta_model.training.neural.train.bfloat16_native_on", lambda device: True)
     config = replace(load_config("tiny"), max_steps=2, eval_every=2, dev_lines=20, bfloat16=asked)
     train_neural(config, tmp_path / "run", fake_corpus(tmp_path / "corpus"), device="cpu", progress=False)
     assert autocast_in_training == [asked, asked]

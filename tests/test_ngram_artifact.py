@@ -14,7 +14,7 @@ from nokta_model.errors import ModelFileError
 from nokta_model.ngram.artifact import ARCHIVE, DEFAULT_ARTIFACT, load_model, save_model, upgrade
 from nokta_model.ngram.model import NgramRestorer
 from nokta_model.ngram.tables import delta_planes
-from nokta_model.ngram.train import train_ngram
+from nokta_model.training.ngram_counts import train_ngram
 from tests.tiny_corpus import write_tiny_corpus
 
 TRAIN = ["Bu yasa meclisten geçti.", "Çok yaşa sen de.", "Yaşa ülkem, yaşa!", "Kaşık ile çorba içtik."] * 3

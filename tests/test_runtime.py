@@ -15,11 +15,11 @@ import torch
 from nokta_model.default import load_default_restorer
 from nokta_model.neural.batching import twin_probabilities
 from nokta_model.neural.config import ModelConfig
-from nokta_model.neural.export import export_graph
 from nokta_model.neural.model import CharTagger
 from nokta_model.neural.onnx_tagger import OnnxTagger
 from nokta_model.neural.runtime import SHIPPED_GRAPH, choose_runtime, float32, load_tagger
 from nokta_model.neural.torch_tagger import TorchTagger
+from nokta_model.training.neural.export import export_graph
 
 # Lines of different lengths, so that batches pad rows (the backward direction must start
 # at each row's own end) and one line is cut into windows.

@@ -18,6 +18,7 @@ import pytest
 
 import nokta_model
 from bench.lsp_framing import frame, read_messages
+from nokta_model.training.corpus import TRAIN_FILES
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = (
@@ -155,3 +156,27 @@ def decoded(stdout: bytes) -> list[dict[str, Any]]:
         return [message async for message in read_messages(stream)]
 
     return asyncio.run(read_all())
+
+
+def test_the_wheel_trains_the_network_from_its_own_presets(wheel: Path, environment: Path, tmp_path: Path):
+    with zipfile.ZipFile(wheel) as archive:
+        presets = {Path(name).stem for name in archive.namelist() if "training/neural/configs/" in name}
+    assert {"small-cased", "main", "tiny"} <= presets
+    corpus = tmp_path / "corpus" / "train"
+    corpus.mkdir(parents=True)
+    lines = [f"Bugün hava çok güzel, {n}. gün ışığı içeri düşüyor." for n in range(200)]
+    for corpus_file in TRAIN_FILES:
+        (corpus / corpus_file.name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    run = tmp_path / "run"
+    command = ["train", "--backend", "neural", "--config", "tiny", "--corpus", str(corpus.parent), "--output", str(run)]
+    trained = subprocess.run(
+        [environment / "bin" / "nokta", *command],
+        cwd=tmp_path,
+        env=USER_ENV,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert trained.returncode == 0, trained.stderr
+    assert (run / "best.safetensors").exists()
+    assert json.loads((run / "history.json").read_text())["history"]

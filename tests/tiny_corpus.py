@@ -3,7 +3,7 @@
 import gzip
 from pathlib import Path
 
-from nokta_model.corpus import LEXICON_FILES, TRAIN_FILES
+from nokta_model.training.corpus import LEXICON_FILES, TRAIN_FILES
 
 
 def write_tiny_corpus(root: Path, train_lines: list[str], lexicon_words: list[str]) -> Path:

@@ -25,10 +25,10 @@ import numpy as np
 
 from ..alphabet import fold_circumflex
 from ..calibration import CALIBRATION_FILE, Calibration, write_calibration
-from ..corpus import default_corpus_dir, split_lines
 from ..evaluate import BATCH_LINES, ascii_inputs
 from ..neural.runtime import float32
 from ..restorer import Restorer
+from .corpus import default_corpus_dir, split_lines
 
 #: Temperatures tried: from 0.5 to 100, 1% apart (1: the shares as they are).
 TEMPERATURES = np.geomspace(0.5, 100.0, 534)

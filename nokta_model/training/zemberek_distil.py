@@ -35,11 +35,11 @@ import numpy as np
 
 from .. import npz
 from ..alphabet import CIRCUMFLEXES, asciify, tr_lower
-from ..corpus import default_corpus_dir, split_lines
 from ..ngram.model import RARE_SPELLING_RATIO, NgramRestorer
 from ..ngram.tables import SortedTable, hash_all
 from ..ngram.wide_bigrams import ARCHIVE, DEFAULT_TABLE, SENTENCE_END, SENTENCE_START, WideBigrams, pair_keys
 from ..spans import word_part_texts, word_spans
+from .corpus import default_corpus_dir, split_lines
 from .zemberek_slm import WHEEL_REQUIREMENT, ZemberekBigramLM, fetch_wheel, read_model
 
 NEIGHBOURS = 100_000

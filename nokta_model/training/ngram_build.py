@@ -6,10 +6,10 @@ import datetime
 import time
 from pathlib import Path
 
-from ..corpus import LEXICON_FILES, train_files
-from .artifact import DEFAULT_ARTIFACT, save_model
-from .english import wordfreq_version
-from .train import train_ngram
+from ..ngram.artifact import DEFAULT_ARTIFACT, save_model
+from .corpus import LEXICON_FILES, train_files
+from .english_words import wordfreq_version
+from .ngram_counts import train_ngram
 
 
 def build_artifact(corpus_dir: Path, output: Path | None = None, commercial_only: bool = True) -> Path:

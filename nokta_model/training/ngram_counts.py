@@ -21,11 +21,8 @@ from pathlib import Path
 import numpy as np
 
 from ..alphabet import tr_lower
-from ..corpus import LEXICON_FILES, LIST_AGREEMENT, read_lines, split_lines
 from ..lattice import BOS, EOS, UNK
-from ..spans import word_spans
-from ..words import spelling_mask, token_key, token_spans
-from .capitals import (
+from ..ngram.capitals import (
     CapitalCounts,
     acronym_table,
     capital_table,
@@ -34,11 +31,14 @@ from .capitals import (
     turkish_start,
     word_stem,
 )
-from .charmodel import CharModel
-from .collocations import confusable_words, count_collocations, edge_stem, stem_hashes
-from .english import english_table
-from .lm import FIRST_WORD_ID, LIST_BONUS, LanguageModel, Lexicon
-from .tables import ID_BITS, MAX_ID, SortedTable, hash_all, pack
+from ..ngram.charmodel import CharModel
+from ..ngram.collocations import confusable_words, count_collocations, edge_stem, stem_hashes
+from ..ngram.lm import FIRST_WORD_ID, LIST_BONUS, LanguageModel, Lexicon
+from ..ngram.tables import ID_BITS, MAX_ID, SortedTable, hash_all, pack
+from ..spans import word_spans
+from ..words import spelling_mask, token_key, token_spans
+from .corpus import LEXICON_FILES, LIST_AGREEMENT, read_lines, split_lines
+from .english_words import english_table
 
 MIN_TRIGRAM_COUNT = 2  # rarer trigrams are left to the bigram level
 PENDING = "\x00"  # marks the spelling of a token typed with a capital I until ``resolve``

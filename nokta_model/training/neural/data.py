@@ -17,8 +17,8 @@ from typing import Any, cast
 
 import numpy as np
 
+from ...neural.vocab import IS_LETTER, capitals, encode_with_labels, with_capitals
 from ..corpus import TRAIN_FILES, split_lines
-from .vocab import IS_LETTER, capitals, encode_with_labels, with_capitals
 
 CACHE_VERSION = 1
 

@@ -29,12 +29,12 @@ from pathlib import Path
 from typing import Any
 
 from ..alphabet import TURKISH_ONLY, asciify
-from ..corpus import default_corpus_dir, split_lines
+from ..default.restorer import DefaultRestorer
+from ..default.weights import DEFAULT_WEIGHTS, Weights, write_weights
 from ..evaluate import ascii_inputs, changed_words, restore_all, score
 from ..neural.runtime import float32
 from ..spans import word_spans
-from .restorer import DefaultRestorer
-from .weights import DEFAULT_WEIGHTS, Weights, write_weights
+from .corpus import default_corpus_dir, split_lines
 
 LETTER_WEIGHTS = (
     "context",

@@ -42,7 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .codeswitch import (
+from ..codeswitch import (
     BIASES,
     DEFAULT_GUARD,
     FEATURES,
@@ -52,13 +52,13 @@ from .codeswitch import (
     sentence_features,
     write_guard,
 )
+from ..evaluate import ascii_inputs, restore_all
+from ..neural.runtime import float32
+from ..ngram.model import NgramRestorer
+from ..restorer import Restorer
+from ..spans import word_spans
 from .corpus import default_corpus_dir, split_lines
-from .default.fit import with_slips
-from .evaluate import ascii_inputs, restore_all
-from .neural.runtime import float32
-from .ngram.model import NgramRestorer
-from .restorer import Restorer
-from .spans import word_spans
+from .default_fit import with_slips
 
 #: English sentences taken, and how many of them follow a Turkish line on the same line.
 ENGLISH_SENTENCES = 3000

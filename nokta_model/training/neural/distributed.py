@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import torch
 import torch.distributed as dist
 
-from .torch_tagger import resolve_device
+from ...neural.torch_tagger import resolve_device
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ first moments, a 10-step average that a resumed run rebuilds at once; the best w
 ``python -m bench.resume_state`` measures a run resumed from it against one resumed from
 the working checkpoint.
 
-    python -m nokta_model.neural.train_state RUN   # pack a run trained before resume files
+    python -m nokta_model.training.neural.train_state RUN   # pack a run trained before resume files
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ import torch
 from safetensors import SafetensorError, safe_open
 from safetensors.torch import save_file
 
-from .checkpoint import load_model, load_tensors, read_json, save_tensors, sidecar, write_json
-from .vocab import CHARS
+from ...neural.checkpoint import load_model, load_tensors, read_json, save_tensors, sidecar, write_json
+from ...neural.vocab import CHARS
 
 LAST, BEST, OPTIMIZER, RESUME = "last.safetensors", "best.safetensors", "optimizer.safetensors", "resume.safetensors"
 RESUME_FORMAT, RESUME_VERSION = "nokta-train-state", 1

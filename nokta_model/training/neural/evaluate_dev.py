@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..alphabet import asciify, fold_key
-from ..spans import word_spans
-from .batching import twin_probabilities
-from .model import CharTagger
-from .torch_tagger import TorchTagger
-from .vocab import encode_with_labels
+from ...alphabet import asciify, fold_key
+from ...neural.batching import twin_probabilities
+from ...neural.model import CharTagger
+from ...neural.torch_tagger import TorchTagger
+from ...neural.vocab import encode_with_labels
+from ...spans import word_spans
 
 
 def dev_metrics(model: CharTagger, lines: list[str]) -> dict[str, float]:

@@ -7,7 +7,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from .config import TrainConfig
+from ...neural.config import TrainConfig
 
 PRESETS = Path(__file__).with_name("configs")
 SHIPPED_CONFIG = "small-cased"  # the configuration of the network the package ships
@@ -62,7 +62,9 @@ def train_from_cli(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m nokta_model.neural", description="Train the neural restorer.")
+    parser = argparse.ArgumentParser(
+        prog="python -m nokta_model.training.neural", description="Train the neural restorer."
+    )
     add_train_arguments(parser)
     try:
         return run_train(parser.parse_args(argv))

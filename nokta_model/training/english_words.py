@@ -12,7 +12,7 @@ from functools import cache
 
 import numpy as np
 
-from .tables import SortedTable, hash_all
+from ..ngram.tables import SortedTable, hash_all
 
 MIN_ZIPF = 2.0  # rarer English words are left out
 _ASCII_WORD_RE = re.compile(r"[a-z]+(?:'[a-z]+)?")

@@ -23,16 +23,16 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
+from ...neural.checkpoint import load_model, save_model, write_json
+from ...neural.config import TrainConfig
+from ...neural.model import CharTagger, parameter_count
+from ...neural.torch_tagger import bfloat16_native_on
+from ...neural.vocab import LETTER_OF_ID
 from ..corpus import default_corpus_dir
-from .checkpoint import load_model, save_model, write_json
-from .config import TrainConfig
 from .data import CaseMix, Stream, batches, class_counts, dev_lines, epoch_chunks, load_streams, mix_description
 from .distributed import Ranks, agreed_maximum, join, leave, wrap
 from .evaluate_dev import dev_metrics
-from .model import CharTagger, parameter_count
-from .torch_tagger import bfloat16_native_on
 from .train_state import pack, resume, save_optimizer
-from .vocab import LETTER_OF_ID
 
 
 def train_neural(

@@ -1,7 +1,7 @@
 """Copy a trained checkpoint into the package as the shipped network: its weights for
 torch (``neural.safetensors``) and its graph for ONNX Runtime (``neural.onnx``, int8).
 
-    python -m nokta_model.neural.ship RUN_DIR/best.safetensors
+    python -m nokta_model.training.neural.ship RUN_DIR/best.safetensors
 
 Then refit the default's weights with the new network: ``nokta train --backend default``.
 """
@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .checkpoint import load_model, save_model
+from ...neural.checkpoint import load_model, save_model
+from ...neural.runtime import SHIPPED_GRAPH, SHIPPED_WEIGHTS
 from .export import export_graph
-from .runtime import SHIPPED_GRAPH, SHIPPED_WEIGHTS
 
 
 def ship(weights: Path, output: Path = SHIPPED_WEIGHTS, graph: Path = SHIPPED_GRAPH) -> tuple[Path, Path]:

@@ -22,9 +22,9 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from .model import CharTagger
-from .onnx_tagger import METADATA_KEY, graph_metadata
-from .vocab import NO_LETTER
+from ...neural.model import CharTagger
+from ...neural.onnx_tagger import METADATA_KEY, graph_metadata
+from ...neural.vocab import NO_LETTER
 
 OPSET = 17
 #: PyTorch orders an LSTM's gate blocks input, forget, cell, output; ONNX input, output, forget, cell.
