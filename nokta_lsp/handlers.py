@@ -4,6 +4,7 @@ in ``features``, one module per feature."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -79,4 +80,5 @@ def build_server(loader: Loader = load_restorer) -> NoktaServer:
         server.feature(method, options)(handler)
     for name, command in COMMANDS:
         server.command(name)(command)
+    server.scheduler.idle_changed = functools.partial(status.notify, server)  # ``nokta/status`` says idle
     return server

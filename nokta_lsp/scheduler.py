@@ -65,6 +65,7 @@ class Scheduler:
         self._waiting_lock = threading.Lock()
         self.idle = threading.Event()  # set while nothing is scheduled or running
         self.idle.set()
+        self.idle_changed: Callable[[], None] = lambda: None  # called on the loop when idle is set or cleared
         self._loop: asyncio.AbstractEventLoop | None = None
 
     @property
@@ -86,6 +87,7 @@ class Scheduler:
         delay = self.session.settings.debounceMs / 1000 if delay_s is None else delay_s
         self._timers[uri] = self.loop.call_later(delay, self._submit, uri)
         self.idle.clear()
+        self.idle_changed()
 
     def schedule_all(self, delay_s: float = 0.0) -> None:
         for uri in self.session.uris():
@@ -95,6 +97,7 @@ class Scheduler:
     def _note_idle(self) -> None:
         if not self._timers and not self._in_flight:
             self.idle.set()
+            self.idle_changed()
 
     def pause(self) -> None:
         """Checking paused: no analysis starts (one running finishes unpublished), no request waits."""
