@@ -4,7 +4,6 @@ server's hover show the same calibrated confidence."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import subprocess
@@ -15,7 +14,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from nokta_model.calibration import CLOSE_BELOW
-from tests.lsp.client import REAL_SERVER, client_fixture, initialize, open_document
+from tests.lsp.client import REAL_SERVER, client_fixture, initialize, open_document, wait_for_idle
 
 NOKTA = [sys.executable, "-m", "nokta_model"]
 #: söyle (say) or şöyle (like this): both real words, and either reads well here.
@@ -103,10 +102,6 @@ async def test_the_server_hover_shows_the_confidence_nokta_check_shows(client: L
     await initialize(client, {"confidenceThreshold": 0.5})
     uri = "file:///close.txt"
     open_document(client, uri, CLOSE)
-    shown = ""
-    for _ in range(600):  # the count-based stand-in answers first, the default once it has loaded
-        shown = await hover_text(client, uri, 0, 7)
-        if expected in shown:
-            break
-        await asyncio.sleep(0.2)
+    await wait_for_idle(client, timeout=120)  # the count-based stand-in answers first, the default once it has loaded
+    shown = await hover_text(client, uri, 0, 7)
     assert expected in shown and "**söyle**" in shown and "şöyle" in shown, shown

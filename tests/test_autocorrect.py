@@ -8,36 +8,14 @@ from typing import Any
 import pytest
 
 from nokta_lsp.autocorrect import TRIGGERS
-from tests.lsp.client import FAKE_SERVER
-from tests.lsp.raw import RawServer
-from tests.test_lsp_edits import Editor
+from tests.lsp.client import FAKE_SERVER, raw_client
+from tests.lsp.editors import Typist
 
 OPTIONS = {"debounceMs": 0, "autocorrectThreshold": 0.98, "backend": "ngram"}  # ngram: no stand-in model first
 
 
-class Typist(Editor):
-    """Types at the end of the document; after a trigger character, asks for on-type edits and applies them."""
-
-    async def type(self, text: str) -> None:
-        for char in text:
-            end = self.position(len(self.text))
-            self.change([{"range": {"start": end, "end": end}, "newText": char}])
-            if char in TRIGGERS:
-                edits = await self.server.request(
-                    "textDocument/onTypeFormatting",
-                    {
-                        "textDocument": {"uri": self.uri},
-                        "position": self.position(len(self.text)),
-                        "ch": char,
-                        "options": {"tabSize": 4, "insertSpaces": True},
-                    },
-                )
-                if edits:
-                    self.change(edits)
-
-
 async def typist(encoding: str = "utf-16", options: dict[str, Any] | None = None, language: str = "plaintext"):
-    server = RawServer(FAKE_SERVER)
+    server = raw_client(FAKE_SERVER)
     result = await server.start({**OPTIONS, **(options or {})}, encodings=[encoding])
     assert result["capabilities"]["documentOnTypeFormattingProvider"] == {
         "firstTriggerCharacter": " ",

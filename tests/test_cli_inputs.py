@@ -64,7 +64,7 @@ def feed_fifo(fifo: Path, data: bytes, deadline: float) -> None:
             except OSError as error:
                 if error.errno != errno.ENXIO or time.monotonic() > deadline:  # ENXIO: no reader yet
                     return
-                time.sleep(0.02)
+                time.sleep(0.02)  # a poll: nothing tells when the reader opens the FIFO
         os.set_blocking(descriptor, True)
         with contextlib.suppress(BrokenPipeError), open(descriptor, "wb") as stream:
             stream.write(data)

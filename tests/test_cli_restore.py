@@ -54,7 +54,7 @@ def interrupt_when_staged(args: list[str], folder: Path, signum: int = signal.SI
     )
     deadline = time.monotonic() + 60
     while not list(folder.glob(".*.nokta")) and time.monotonic() < deadline and process.poll() is None:
-        time.sleep(0.01)
+        time.sleep(0.01)  # a poll: nothing tells when the output file appears
     assert process.poll() is None, "the run ended before it could be interrupted"
     process.send_signal(signum)
     _, stderr = process.communicate(timeout=60)

@@ -87,7 +87,7 @@ def sample():
     while True:
         with open("/proc/self/status") as status:
             peak = max(peak, int(re.search(r"RssAnon:\\s+(\\d+)", status.read()).group(1)))
-        time.sleep(0.05)
+        time.sleep(0.05)  # the sampling interval of the peak measured
 
 threading.Thread(target=sample, daemon=True).start()
 code = main(sys.argv[1:])

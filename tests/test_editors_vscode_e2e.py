@@ -59,7 +59,7 @@ def wait_for_port(port: int, seconds: float) -> None:
         with socket.socket() as probe:
             if probe.connect_ex(("127.0.0.1", port)) == 0:
                 return
-        time.sleep(0.2)
+        time.sleep(0.2)  # a poll: nothing tells when code-server listens
     raise TimeoutError(f"code-server did not listen on port {port}")
 
 

@@ -3,36 +3,26 @@ process (with the fixed-lexicon restorer), driven as an editor drives it."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from pathlib import Path
 
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from tests.lsp.client import FAKE_SERVER, client_fixture, diagnostics_for, initialize, open_document, span, words
+from tests.lsp.client import (
+    FAKE_SERVER,
+    client_fixture,
+    diagnostics_for,
+    initialize,
+    open_document,
+    shown,
+    span,
+    wait_until,
+    words,
+    write,
+)
+from tests.lsp.fake_restorer import TEXT
 
 client = client_fixture(FAKE_SERVER)
-
-#: In the fake restorer: cok -> çok 0.99 (the default threshold), guzel -> güzel 0.995.
-TEXT = "bugun cok guzel"
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-async def until(condition: Callable[[], bool], timeout: float = 10.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        assert asyncio.get_running_loop().time() < deadline, "timed out"
-        await asyncio.sleep(0.02)
-
-
-def shown(client: LanguageClient, uri: str) -> list[str]:
-    return words(list(client.published[uri].diagnostics)) if uri in client.published else []
 
 
 async def autocorrected(client: LanguageClient, uri: str, line: int, column: int) -> list[types.TextEdit] | None:
@@ -74,7 +64,7 @@ async def test_a_setting_the_user_set_wins_until_it_is_unset(client: LanguageCli
     assert words(await diagnostics_for(client, uri, 1)) == ["bugun → bugün", "cok → çok", "guzel → güzel"]
     client.set_configuration({"debounceMs": 0, "confidenceThreshold": None}, section="nokta")  # as VS Code unsets
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
-    await until(lambda: shown(client, uri) == ["guzel → güzel"])
+    await wait_until(client, lambda: shown(client, uri) == ["guzel → güzel"])
 
 
 async def test_the_configurations_autocorrect_keys(client: LanguageClient, tmp_path: Path):

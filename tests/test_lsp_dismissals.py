@@ -3,12 +3,18 @@ document is closed and opened again in the same session (the real server over st
 
 from __future__ import annotations
 
-import asyncio
-
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from tests.lsp.client import FAKE_SERVER, client_fixture, diagnostics_for, initialize, open_document, words
+from tests.lsp.client import (
+    FAKE_SERVER,
+    client_fixture,
+    diagnostics_for,
+    initialize,
+    open_document,
+    wait_for_idle,
+    words,
+)
 
 client = client_fixture(FAKE_SERVER)
 
@@ -27,10 +33,7 @@ async def test_a_word_ignored_in_a_document_stays_ignored_after_it_is_closed_and
     open_document(client, note, "cok guzel")
     assert words(await diagnostics_for(client, note, 1)) == ["cok → çok", "guzel → güzel"]
     assert await ignore_in_document(client, note, "cok") == "this document"
-    for _ in range(100):
-        if words(client.published[note].diagnostics) == ["guzel → güzel"]:
-            break
-        await asyncio.sleep(0.02)
+    await wait_for_idle(client)
     assert words(client.published[note].diagnostics) == ["guzel → güzel"]
 
     client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(note)))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
@@ -16,8 +14,11 @@ from tests.lsp.client import (
     diagnostics_for,
     initialize,
     open_document,
+    reconfigure,
     shown_once_analysed,
     span,
+    wait_for_idle,
+    wait_until,
     words,
 )
 
@@ -145,9 +146,7 @@ async def test_configuration_change_takes_effect(client: LanguageClient):
     await initialize(client)
     open_document(client, "file:///c.txt", "aci cok")
     assert words(await diagnostics_for(client, "file:///c.txt", 1)) == ["cok → çok"]
-    client.set_configuration({"debounceMs": 0, "ambiguous": "hint", "severity": "warning"}, section="nokta")
-    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
-    await asyncio.sleep(0.3)
+    await reconfigure(client, {"debounceMs": 0, "ambiguous": "hint", "severity": "warning"})
     diagnostics = list(client.published["file:///c.txt"].diagnostics)
     assert [(d.message, d.severity) for d in diagnostics] == [
         ("aci: acı or açı?", types.DiagnosticSeverity.Hint),
@@ -167,7 +166,7 @@ async def test_ignore_word_command_writes_dictionary_and_diagnostic_disappears(c
     )
     assert (tmp_path / ".nokta-words.txt").read_text(encoding="utf-8") == "cok\n"
     assert where == str(tmp_path / ".nokta-words.txt")
-    await asyncio.sleep(0.3)
+    await wait_for_idle(client)
     assert words(client.published[uri].diagnostics) == ["guzel → güzel"]
 
 
@@ -245,9 +244,7 @@ async def test_code_files_only_with_check_code_comments(client: LanguageClient):
     source = 'cok = 1  # cok guzel\nprint("cok")\n'
     open_document(client, "file:///x.py", source, language_id="python")
     assert await diagnostics_for(client, "file:///x.py", 1) == []
-    client.set_configuration({"debounceMs": 0, "checkCodeComments": True}, section="nokta")
-    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
-    await asyncio.sleep(0.3)
+    await reconfigure(client, {"debounceMs": 0, "checkCodeComments": True})
     assert [(d.message, d.range.start.character) for d in client.published["file:///x.py"].diagnostics] == [
         ("cok → çok", 11),
         ("guzel → güzel", 15),
@@ -263,11 +260,7 @@ async def test_model_that_fails_falls_back_with_a_message(client: LanguageClient
     def warned() -> bool:
         return any("could not load" in m.message and "ngram" in m.message for m in client.messages)
 
-    for _ in range(100):  # the stand-in model may publish before the configured one has failed
-        if warned():
-            break
-        await asyncio.sleep(0.05)
-    assert warned()
+    await wait_until(client, warned)  # the stand-in model may publish before the configured one has failed
     assert any(token.startswith("nokta-load") for token in client.progress_reports)
 
 
@@ -293,11 +286,8 @@ async def test_a_long_document_is_published_top_first_with_progress(client: Lang
     def checking() -> list[list]:
         return [values for token, values in client.progress_reports.items() if str(token).startswith("nokta-check")]
 
-    for _ in range(400):
-        published = [p for p in client.publish_log if p.uri == uri and p.version == 1]
-        if published and len(published[-1].diagnostics) == 10 and checking() and checking()[0][-1].kind == "end":
-            break
-        await asyncio.sleep(0.05)
+    await wait_for_idle(client)  # analysed to the end: every part published
+    published = [p for p in client.publish_log if p.uri == uri and p.version == 1]
     first, last = published[0].diagnostics, published[-1].diagnostics
     assert [d.range.start.line for d in last] == list(range(0, 10_000, 1000))
     assert 0 < len(first) < len(last)  # the top, before the rest

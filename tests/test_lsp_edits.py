@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.lsp.client import FAKE_SERVER
-from tests.lsp.raw import RawServer
-from tests.lsp.textmodel import apply_edits, lines_of, units
+from bench.lsp_client import BenchClient
+from tests.lsp.client import FAKE_SERVER, raw_client
+from tests.lsp.editors import Editor
 
 ENCODINGS = ["utf-8", "utf-16", "utf-32"]
 OPTIONS = {"debounceMs": 0, "confidenceThreshold": 0.9}
@@ -27,68 +27,8 @@ VERSIONED = {"workspaceEdit": {"documentChanges": True}}
 PAIRS = set(zip("cgiosuCGIOSU", "çğıöşüÇĞİÖŞÜ"))
 
 
-class Editor:
-    """The client's copy of one document: applies edits as an editor does and tells the server."""
-
-    def __init__(self, server: RawServer, uri: str, text: str, encoding: str):
-        self.server, self.uri, self.text, self.encoding, self.version = server, uri, text, encoding, 1
-        server.notify(
-            "textDocument/didOpen",
-            {"textDocument": {"uri": uri, "languageId": "plaintext", "version": 1, "text": text}},
-        )
-
-    def position(self, offset: int) -> dict[str, int]:
-        """The client position of a code-point offset in the text."""
-        for line_number, (start, line) in enumerate(lines_of(self.text)):
-            if offset <= start + len(line):
-                return {"line": line_number, "character": units(line[: offset - start], self.encoding)}
-        raise ValueError(offset)
-
-    def change(self, edits: list[dict[str, Any]]) -> None:
-        """Apply ``edits`` (ranges in this version) and send them as one didChange."""
-        self.text = apply_edits(self.text, edits, self.encoding)
-        self.version += 1
-        last_first = sorted(edits, key=lambda e: (e["range"]["start"]["line"], e["range"]["start"]["character"]))[::-1]
-        changes = [{"range": edit["range"], "text": edit["newText"]} for edit in last_first]
-        self.server.notify(
-            "textDocument/didChange",
-            {"textDocument": {"uri": self.uri, "version": self.version}, "contentChanges": changes},
-        )
-
-    def apply(self, workspace_edit: dict[str, Any]) -> bool:
-        """Apply a WorkspaceEdit; a versioned one only to the version it names (False otherwise)."""
-        if "documentChanges" in workspace_edit:
-            (document_edit,) = workspace_edit["documentChanges"]
-            if document_edit["textDocument"]["version"] != self.version:
-                return False
-            edits = document_edit["edits"]
-        else:
-            edits = workspace_edit["changes"][self.uri]
-        self.change(edits)
-        return True
-
-    async def diagnostics(self) -> list[dict[str, Any]]:
-        return await self.server.diagnostics(self.uri, self.version, timeout=20)
-
-    async def actions(self, diagnostics: list[dict[str, Any]], start: int, end: int) -> list[dict[str, Any]]:
-        range_ = {"start": self.position(start), "end": self.position(end)}
-        return await self.server.request(
-            "textDocument/codeAction",
-            {"textDocument": {"uri": self.uri}, "range": range_, "context": {"diagnostics": diagnostics}},
-        )
-
-    async def fix(self, diagnostic: dict[str, Any], at: int) -> str | None:
-        """Ask for fixes with ``diagnostic`` (perhaps stale), the cursor at code-point offset ``at``;
-        apply the preferred one. Returns the title of the fix applied."""
-        preferred = [a for a in await self.actions([diagnostic], at, at) if a.get("isPreferred")]
-        assert len(preferred) <= 1
-        if preferred and self.apply(preferred[0]["edit"]):
-            return preferred[0]["title"]
-        return None
-
-
-async def started(encoding: str, workspace: dict[str, Any] | None = None) -> RawServer:
-    server = RawServer(FAKE_SERVER)
+async def started(encoding: str, workspace: dict[str, Any] | None = None) -> BenchClient:
+    server = raw_client(FAKE_SERVER)
     result = await server.start(OPTIONS, encodings=[encoding], workspace=workspace)
     assert result["capabilities"]["positionEncoding"] == encoding
     return server
@@ -203,7 +143,7 @@ class Session:
         self.editor, self.shown = editor, []
 
     def seen(self) -> list[dict]:
-        return [d for publish in self.editor.server.published.get(self.editor.uri, []) for d in publish["diagnostics"]]
+        return [d for publish in self.editor.server.publishes.get(self.editor.uri, []) for d in publish["diagnostics"]]
 
     def edit(self, start: float, end: float, text: str) -> None:
         size = len(self.editor.text)
@@ -246,7 +186,7 @@ class Session:
             assert len(before) == len(self.editor.text) and changed and set(changed) <= PAIRS
 
 
-async def play(server: RawServer, uri: str, encoding: str, text: str, steps: list[tuple]) -> None:
+async def play(server: BenchClient, uri: str, encoding: str, text: str, steps: list[tuple]) -> None:
     session = Session(Editor(server, uri, text, encoding))
     for step in steps:
         if step[0] == "edit":
@@ -265,7 +205,7 @@ async def play(server: RawServer, uri: str, encoding: str, text: str, steps: lis
 @pytest.mark.parametrize("encoding", ENCODINGS)
 def test_random_edits_and_stale_requests_change_only_the_intended_letters(encoding: str, workspace: Any):
     loop = asyncio.new_event_loop()
-    server = RawServer(FAKE_SERVER)
+    server = raw_client(FAKE_SERVER)
     loop.run_until_complete(server.start(OPTIONS, encodings=[encoding], workspace=workspace))
     uris = (f"file:///random{n}.txt" for n in itertools.count())
 

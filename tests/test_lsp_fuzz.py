@@ -17,9 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench.lsp_client import BenchClient
 from nokta_model.ngram.artifact import DEFAULT_ARTIFACT
-from tests.lsp.client import FAKE_SERVER, REAL_SERVER
-from tests.lsp.raw import RawServer
+from tests.lsp.client import FAKE_SERVER, REAL_SERVER, raw_client
 from tests.lsp.textmodel import apply_change, apply_edits, exact_range, only_flagged_letters_changed
 
 WORDS = ["cok", "guzel", "Bugun", "aci", "hava", "Istanbul", "ogrenci", "😀", "e\u0301", "çok", "is", "the", ""]
@@ -37,7 +37,7 @@ SEQUENCE = st.lists(st.lists(CHANGE, min_size=1, max_size=3), max_size=8)  # did
 
 def run_fuzz(command: list[str], encoding: str, examples: int, timeout: float, backend: str = "default") -> None:
     loop = asyncio.new_event_loop()
-    server = RawServer(command)
+    server = raw_client(command)
     # every finding shown, also the word an edit ends in: the fixes offered are the diagnostics'
     options = {"debounceMs": 0, "backend": backend, "hideWhileTyping": False}
     result = loop.run_until_complete(server.start(options, encodings=[encoding]))
@@ -57,7 +57,7 @@ def run_fuzz(command: list[str], encoding: str, examples: int, timeout: float, b
 
 
 async def edit_and_check(
-    server: RawServer, uri: str, text: str, sequence: list[list[dict[str, Any]]], encoding: str, timeout: float
+    server: BenchClient, uri: str, text: str, sequence: list[list[dict[str, Any]]], encoding: str, timeout: float
 ) -> None:
     versions = {1: text}
     server.notify(
@@ -71,9 +71,9 @@ async def edit_and_check(
             "textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": changes}
         )
     last = len(versions)
-    final = await server.diagnostics(uri, last, timeout)
+    final = await server.shown(uri, last, timeout)
     assert server.alive
-    for publish in server.published[uri]:
+    for publish in server.publishes[uri]:
         version_text = versions[publish["version"]]
         for diagnostic in publish["diagnostics"]:
             span = exact_range(version_text, diagnostic["range"], encoding)
@@ -83,7 +83,9 @@ async def edit_and_check(
     server.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
 
 
-async def check_fixes(server: RawServer, uri: str, text: str, diagnostics: list[dict[str, Any]], encoding: str) -> None:
+async def check_fixes(
+    server: BenchClient, uri: str, text: str, diagnostics: list[dict[str, Any]], encoding: str
+) -> None:
     whole = {"start": {"line": 0, "character": 0}, "end": {"line": 10**6, "character": 0}}
     actions = await server.request(
         "textDocument/codeAction",

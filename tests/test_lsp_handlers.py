@@ -4,11 +4,13 @@ each can be imported and called alone, on a server built in process, with no cli
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
+from collections.abc import Callable
 
 from lsprotocol import types
 
-from nokta_lsp.features import configuration, diagnostics, documents, hover
+from nokta_lsp.features import configuration, diagnostics, documents, hover, status
 from nokta_lsp.handlers import COMMANDS, FEATURES, build_server
 from nokta_lsp.server import NoktaServer
 from tests.lsp.fake_restorer import FakeRestorer
@@ -21,9 +23,11 @@ class Recorder:
 
     def __init__(self) -> None:
         self.messages: list[dict] = []
+        self.news = asyncio.Event()  # set on each message
 
     def write(self, data: bytes) -> None:
         self.messages.append(json.loads(data.split(b"\r\n\r\n", 1)[-1]))
+        self.news.set()
 
     def close(self) -> None:
         pass
@@ -31,17 +35,25 @@ class Recorder:
     def published(self) -> list[dict]:
         return [m["params"] for m in self.messages if m.get("method") == types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
 
+    async def wait_for(self, check: Callable[[], bool], timeout: float = 10.0) -> None:
+        async def until() -> None:
+            while not check():
+                self.news.clear()
+                await self.news.wait()
+
+        await asyncio.wait_for(until(), timeout)
+
 
 async def _server_with_model() -> tuple[NoktaServer, Recorder]:
     server, output = build_server(lambda name, device="auto": FakeRestorer()), Recorder()
     server.protocol.set_writer(output)
+    # the client takes ``nokta/status``, which says when the configured model is ready
+    server.session.capabilities = dataclasses.replace(server.session.capabilities, status_notification=True)
     configuration.load_model(server)
-    for _ in range(500):
-        model = server.session.engine.model
-        if model is not None and not model.stand_in:
-            return server, output
-        await asyncio.sleep(0.01)
-    raise AssertionError("the model did not load")
+    await output.wait_for(
+        lambda: any(m.get("method") == status.NOTIFICATION and m["params"]["state"] == "ready" for m in output.messages)
+    )
+    return server, output
 
 
 def test_every_method_and_command_is_registered_once_with_a_module_level_handler():

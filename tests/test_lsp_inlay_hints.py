@@ -4,8 +4,6 @@ off with the ``inlayHints`` setting."""
 
 from __future__ import annotations
 
-import asyncio
-
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -17,8 +15,10 @@ from tests.lsp.client import (
     diagnostics_for,
     initialize,
     open_document,
+    reconfigure,
     shown_once_analysed,
     span,
+    wait_until,
     words,
 )
 
@@ -55,19 +55,10 @@ async def test_hints_are_asked_for_again_when_the_diagnostics_change_and_turn_of
     refreshes = client.inlay_hint_refreshes
     change_document(client, URI, 2, (span(0, 3, 3), " guzel "))
     await diagnostics_for(client, URI, 2)
-    for _ in range(100):
-        if client.inlay_hint_refreshes > refreshes:
-            break
-        await asyncio.sleep(0.02)
-    assert client.inlay_hint_refreshes > refreshes
+    await wait_until(client, lambda: client.inlay_hint_refreshes > refreshes)
     assert [h.label for h in await hints(client)] == ["→ çok", "→ güzel"]
 
-    client.set_configuration({"debounceMs": 0, "inlayHints": False}, section="nokta")
-    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
-    for _ in range(100):
-        if not await hints(client):
-            break
-        await asyncio.sleep(0.02)
+    await reconfigure(client, {"debounceMs": 0, "inlayHints": False})
     assert not await hints(client)
     assert len(client.published[URI].diagnostics) == 2  # the diagnostics stay
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.lsp.client import REAL_SERVER
-from tests.lsp.raw import RawServer
+from tests.lsp.client import REAL_SERVER, raw_client
 
 NOT_AN_INT = "invalid value for type, expected int @ $.params.position.character"
 NO_TEXT = "required field missing @ $.params.text_document.text"
@@ -15,7 +14,7 @@ NO_TEXT = "required field missing @ $.params.text_document.text"
 
 async def test_invalid_params_are_logged_in_one_line_and_the_server_answers_on(tmp_path):
     with open(tmp_path / "stderr.log", "wb") as log:
-        server = RawServer(REAL_SERVER, stderr=log)
+        server = raw_client(REAL_SERVER, stderr=log)
         await server.start({"debounceMs": 0})
         try:
             bad_hover = {"textDocument": {"uri": "file:///x.txt"}, "position": {"line": 0, "character": "a"}}
@@ -24,7 +23,7 @@ async def test_invalid_params_are_logged_in_one_line_and_the_server_answers_on(t
             without_text = {"uri": "file:///ok.txt", "languageId": "plaintext", "version": 1}
             server.notify("textDocument/didOpen", {"textDocument": without_text})
             server.notify("textDocument/didOpen", {"textDocument": without_text | {"text": "cok guzel"}})
-            flagged = await server.diagnostics("file:///ok.txt", 1)
+            flagged = await server.shown("file:///ok.txt", 1)
             assert [diagnostic["message"] for diagnostic in flagged] == ["cok → çok", "guzel → güzel"]
         finally:
             await server.stop()

@@ -5,7 +5,6 @@ when what is published did not change."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 
 from lsprotocol import types
@@ -19,10 +18,11 @@ from tests.lsp.client import (
     diagnostics_for,
     initialize,
     open_document,
+    raw_client,
     shown_once_analysed,
     span,
+    wait_until,
 )
-from tests.lsp.raw import RawServer
 
 client = client_fixture(FAKE_SERVER)
 
@@ -41,11 +41,9 @@ async def pushed_when(
     client: LanguageClient, uri: str, wanted: Callable[[list[types.Diagnostic]], bool], timeout: float = 20.0
 ) -> list[types.Diagnostic]:
     """Wait until the diagnostics last pushed for ``uri`` are ``wanted``."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not (uri in client.published and wanted(list(client.published[uri].diagnostics))):
-        if asyncio.get_running_loop().time() > deadline:
-            raise TimeoutError(f"no such diagnostics for {uri}")
-        await asyncio.sleep(0.01)
+    await wait_until(
+        client, lambda: uri in client.published and wanted(list(client.published[uri].diagnostics)), timeout
+    )
     return list(client.published[uri].diagnostics)
 
 
@@ -82,7 +80,7 @@ async def test_a_document_over_the_cap_publishes_the_cap_nearest_the_last_edit_t
 
 
 async def test_a_document_typed_without_turkish_letters_gets_one_diagnostic_whose_fix_restores_it():
-    server = RawServer(FAKE_SERVER)  # the code action as JSON: lsprotocol reads one with a command as a Command
+    server = raw_client(FAKE_SERVER)  # the code action as JSON: lsprotocol reads one with a command as a Command
     try:
         await server.start({"debounceMs": 0})  # maxDiagnostics 100 by default
         uri = "file:///ascii.txt"
@@ -90,7 +88,7 @@ async def test_a_document_typed_without_turkish_letters_gets_one_diagnostic_whos
             "textDocument/didOpen",
             {"textDocument": {"uri": uri, "languageId": "plaintext", "version": 1, "text": ASCII}},
         )
-        (diagnostic,) = await server.diagnostics(uri, 1)
+        (diagnostic,) = await server.shown(uri, 1)
         assert diagnostic["message"] == "This document looks typed without Turkish letters: 180 words to restore"
         assert diagnostic["code"] == "typed-without-turkish-letters" and diagnostic["source"] == "nokta"
         assert diagnostic["severity"] == types.DiagnosticSeverity.Information

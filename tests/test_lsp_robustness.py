@@ -12,6 +12,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
+from bench.lsp_client import BenchClient
 from tests.lsp.client import (
     FAKE_SERVER,
     change_document,
@@ -19,10 +20,12 @@ from tests.lsp.client import (
     diagnostics_for,
     initialize,
     open_document,
+    raw_client,
     span,
+    wait_for_idle,
     words,
 )
-from tests.lsp.raw import RawServer
+from tests.lsp.fake_restorer import SLOW_BATCH
 
 client = client_fixture(FAKE_SERVER)
 
@@ -99,12 +102,11 @@ async def test_thousand_rapid_edits_publish_only_the_last_version(client: Langua
         change_document(client, "file:///fast.txt", version, (span(0, 0, 0), "cok " if version % 2 else "a "))
     diagnostics = await diagnostics_for(client, "file:///fast.txt", 1001)
     assert len(diagnostics) == 500
+    await wait_for_idle(client)
     published = [p.version for p in client.publish_log if p.uri == "file:///fast.txt"]
     assert published[0] == 1 and published[-1] == 1001
-    await asyncio.sleep(0.3)
     # a publish for version v was only sent while v was the newest: versions never go back
     assert published == sorted(published)
-    assert [p.version for p in client.publish_log if p.uri == "file:///fast.txt"][-1] == 1001
 
 
 async def test_unknown_methods_and_bad_params_get_errors(client: LanguageClient):
@@ -137,7 +139,7 @@ async def test_malformed_json_does_not_stop_the_server(client: LanguageClient):
 
 async def test_malformed_json_rpc_gets_error_responses_and_the_server_keeps_running(tmp_path):
     with open(tmp_path / "stderr.log", "wb") as log:
-        server = RawServer(FAKE_SERVER, stderr=log)
+        server = raw_client(FAKE_SERVER, stderr=log)
         await server.start({"debounceMs": 0})
         try:
             server.write(b'{"jsonrpc": "2.0", "id": 77, "method": ')  # cut short
@@ -149,22 +151,22 @@ async def test_malformed_json_rpc_gets_error_responses_and_the_server_keeps_runn
                 "textDocument/didOpen",
                 {"textDocument": {"uri": "file:///ok.txt", "languageId": "plaintext", "version": 1, "text": "cok"}},
             )
-            assert [d["message"] for d in await server.diagnostics("file:///ok.txt", 1)] == ["cok → çok"]
+            assert [d["message"] for d in await server.shown("file:///ok.txt", 1)] == ["cok → çok"]
         finally:
             await server.stop()
-    assert server.shown == []  # the client's fault: answered, not shown to the user
+    assert server.messages == []  # the client's fault: answered, not shown to the user
     logged = (tmp_path / "stderr.log").read_text()
     assert logged.count("malformed JSON") == 2 and "Traceback" not in logged
 
 
 async def test_hover_and_code_actions_answer_within_100_ms_while_a_slow_analysis_runs():
-    server = RawServer(FAKE_SERVER)
+    server = raw_client(FAKE_SERVER, keep_log=True)
     await server.start({"debounceMs": 0})
     try:
         open_raw(server, "file:///quick.txt", "cok guzel")
-        flagged = await server.diagnostics("file:///quick.txt", 1)
+        flagged = await server.shown("file:///quick.txt", 1)
         open_raw(server, "file:///slow.txt", "yavas cok")  # the restorer is busy for 3 s
-        await asyncio.sleep(0.3)
+        await server.wait_for(lambda: SLOW_BATCH + "\n" in server.log)
         document = {"uri": "file:///quick.txt"}
         for _ in range(5):
             started = time.perf_counter()
@@ -177,13 +179,13 @@ async def test_hover_and_code_actions_answer_within_100_ms_while_a_slow_analysis
             )
             assert time.perf_counter() - started < 0.2  # two requests: 100 ms each
             assert "**çok**" in hover["contents"]["value"] and any(a["title"] == "Change to 'çok'" for a in actions)
-        assert "file:///slow.txt" not in server.published  # the slow analysis was still running
-        assert [d["message"] for d in await server.diagnostics("file:///slow.txt", 1, timeout=20)] == ["cok → çok"]
+        assert "file:///slow.txt" not in server.publishes  # the slow analysis was still running
+        assert [d["message"] for d in await server.shown("file:///slow.txt", 1, timeout=20)] == ["cok → çok"]
     finally:
         await server.stop()
 
 
-def open_raw(server: RawServer, uri: str, text: str, version: int = 1) -> None:
+def open_raw(server: BenchClient, uri: str, text: str, version: int = 1) -> None:
     server.notify(
         "textDocument/didOpen",
         {"textDocument": {"uri": uri, "languageId": "plaintext", "version": version, "text": text}},
@@ -191,13 +193,13 @@ def open_raw(server: RawServer, uri: str, text: str, version: int = 1) -> None:
 
 
 async def test_exit_is_prompt_while_an_analysis_runs():
-    server = RawServer(FAKE_SERVER)
+    server = raw_client(FAKE_SERVER, keep_log=True)
     await server.start({"debounceMs": 0})
     open_raw(server, "file:///slow.txt", "yavas cok")  # the restorer is busy for 3 s
-    await asyncio.sleep(0.3)
+    await server.wait_for(lambda: SLOW_BATCH + "\n" in server.log)
     started = time.perf_counter()
     await server.request("shutdown", None, timeout=10)
     server.notify("exit", None)
-    assert await asyncio.wait_for(server._process.wait(), 10) == 0
+    assert await server.exited() == 0
     assert time.perf_counter() - started < 1.5
     await server.stop()

@@ -43,14 +43,22 @@ async def test_edits_while_the_worker_is_busy_leave_one_job_with_the_newest_vers
         started_in_worker.append(snapshot.version)
         return snapshot, result
 
+    submitted = asyncio.Event()
+    submit = scheduler._submit
+
+    def noting_submit(uri):
+        submit(uri)
+        submitted.set()
+
     monkeypatch.setattr(scheduler, "_start", counting_start)
+    monkeypatch.setattr(scheduler, "_submit", noting_submit)
     scheduler.schedule(URI, 0)
     await asyncio.get_running_loop().run_in_executor(None, started.wait, 10)
     for version in range(2, 202):  # 200 edits, each scheduled at once
         session.change(URI, version, [(None, f"Bugun hava cok guzel {version}.")])
+        submitted.clear()
         scheduler.schedule(URI, 0)
-        await asyncio.sleep(0.001)  # its timer fires: one submission per edit
-    await asyncio.sleep(0.05)  # every timer has fired
+        await submitted.wait()  # its timer fires: one submission per edit
     release.set()
     await scheduler.analysed(URI, timeout_s=10)
     scheduler.shutdown()
@@ -71,8 +79,7 @@ async def test_a_request_waiting_behind_a_stale_analysis_gets_the_new_version_wi
     session.change(URI, 2, [(None, "Bugun hava cok guzel.")])
     scheduler.schedule(URI)  # the edit's debounce: a minute
     waiting = asyncio.ensure_future(scheduler.analysed(URI, timeout_s=5))
-    await asyncio.sleep(0.05)
-    release.set()
+    asyncio.get_running_loop().call_soon(release.set)  # after the request has started waiting: callbacks run in order
     await asyncio.wait_for(waiting, 2)  # not the minute, nor the request's own timeout
     scheduler.shutdown()
 

@@ -4,10 +4,9 @@ autocorrect pause and resume on command, and a client that asks is told the stat
 
 from __future__ import annotations
 
-import asyncio
-
 from pytest_lsp import LanguageClient
 
+from bench.lsp_client import BenchClient
 from tests.lsp.client import (
     FAKE_SERVER,
     change_document,
@@ -15,10 +14,10 @@ from tests.lsp.client import (
     diagnostics_for,
     initialize,
     open_document,
+    raw_client,
     span,
     words,
 )
-from tests.lsp.raw import RawServer
 
 client = client_fixture(FAKE_SERVER)
 
@@ -62,19 +61,17 @@ async def test_with_hide_while_typing_off_the_word_being_typed_is_flagged(client
     assert words(await diagnostics_for(client, uri, version)) == ["cok → çok"]
 
 
-async def command(server: RawServer, name: str) -> dict:
+async def command(server: BenchClient, name: str) -> dict:
     return await server.request("workspace/executeCommand", {"command": name, "arguments": []})
 
 
 async def test_checking_and_autocorrect_pause_and_resume_with_the_state_notified():
-    server = RawServer(FAKE_SERVER)
-    await server.start(
-        {"debounceMs": 0, "backend": "ngram", "autocorrectThreshold": 0.98}, experimental={"noktaStatus": True}
-    )
+    server = raw_client(FAKE_SERVER)
+    await server.start({"debounceMs": 0, "backend": "ngram", "autocorrectThreshold": 0.98})
     uri = "file:///paused.txt"
 
     def states() -> list[str]:
-        return [status["state"] for status in server.notified.get("nokta/status", [])]
+        return [status["state"] for status in server.statuses]
 
     try:
         await server.wait_for(lambda: "ready" in states())
@@ -83,11 +80,11 @@ async def test_checking_and_autocorrect_pause_and_resume_with_the_state_notified
             "textDocument/didOpen",
             {"textDocument": {"uri": uri, "languageId": "plaintext", "version": 1, "text": "cok guzel"}},
         )
-        assert len(await server.diagnostics(uri, 1)) == 2
+        assert len(await server.shown(uri, 1)) == 2
 
-        assert await command(server, "nokta.pause") == {"state": "paused", "model": "ngram"}
-        assert states()[-1] == "paused"
-        await server.wait_for(lambda: server.published[uri][-1]["diagnostics"] == [])  # cleared
+        assert await command(server, "nokta.pause") == {"state": "paused", "model": "ngram", "idle": True}
+        await server.wait_for(lambda: states()[-1] == "paused")  # notified once the command has answered
+        await server.wait_for(lambda: server.publishes[uri][-1]["diagnostics"] == [])  # cleared
         edit = {"range": {"start": {"line": 0, "character": 9}, "end": {"line": 0, "character": 9}}, "text": " "}
         server.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [edit]})
         corrected = await server.request(
@@ -102,12 +99,12 @@ async def test_checking_and_autocorrect_pause_and_resume_with_the_state_notified
         hover = await server.request(
             "textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 1}}
         )
-        await asyncio.sleep(0.3)
+        await server.wait_for_idle()
         assert corrected is None and hover is None
-        assert all(p.get("version") != 2 for p in server.published[uri])  # nothing checked while paused
+        assert all(p.get("version") != 2 for p in server.publishes[uri])  # nothing checked while paused
 
         assert (await command(server, "nokta.resume"))["state"] == "ready"
-        assert states()[-2:] == ["paused", "ready"]
-        assert len(await server.diagnostics(uri, 2)) == 2
+        await server.wait_for(lambda: states()[-1] == "ready")  # notified
+        assert len(await server.shown(uri, 2)) == 2
     finally:
         await server.stop()

@@ -497,11 +497,15 @@ def test_a_stand_in_finds_only_the_top_and_leaves_the_rest_to_the_configured_mod
     assert whole.complete and all(len(row) == 2 for row in whole.line_findings)
 
 
+def _a_moment() -> None:
+    time.sleep(0.02)  # time for another batch to be asked meanwhile, which the test counts
+
+
 class _Overlapping(FakeRestorer):
     """Notes the most batches ranked at once; each waits at ``meet`` (a barrier: for another
     batch) or a moment."""
 
-    def __init__(self, concurrent_batches: int, meet: Callable[[], object] = lambda: time.sleep(0.02)):
+    def __init__(self, concurrent_batches: int, meet: Callable[[], object] = _a_moment):
         super().__init__()
         self.concurrent_batches, self.meet = concurrent_batches, meet
         self.running = self.most_running = 0
@@ -678,8 +682,8 @@ async def test_the_configured_model_serves_once_its_network_is_loaded_the_stand_
     stand_in, configured = FakeRestorer(), WithNetwork()
     engine = engine_module.Engine(loader=lambda name, device="auto": stand_in if name == "ngram" else configured)
     engine.start_loading(("default", "", "auto"), asyncio.get_running_loop(), lambda outcome: finished.set())
+    # the loop has run what the loader handed it before asking for the network: queued before this wake-up
     assert await asyncio.to_thread(network_asked.wait, 10)
-    await asyncio.sleep(0.05)
     assert engine.model.restorer is stand_in and engine.model.stand_in  # while the network loads
     release.set()
     await asyncio.wait_for(finished.wait(), 10)

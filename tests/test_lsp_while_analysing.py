@@ -18,10 +18,10 @@ from tests.lsp.client import (
     diagnostics_for,
     initialize,
     open_document,
+    raw_client,
     span,
 )
-from tests.lsp.raw import RawServer
-from tests.test_autocorrect import Typist
+from tests.lsp.editors import Typist
 
 client = client_fixture(FAKE_SERVER)
 
@@ -69,7 +69,7 @@ async def test_hover_and_code_actions_answer_from_the_last_analysis_while_a_new_
 
 
 async def test_words_typed_while_the_model_loads_are_corrected_by_the_next_trigger_once_it_is_ready():
-    server = RawServer(FAKE_SERVER)
+    server = raw_client(FAKE_SERVER)
     options = {"debounceMs": 0, "autocorrectThreshold": 0.98, "modelPath": "slow"}  # seconds to load
     await server.start(options, experimental={"noktaStatus": True})
 

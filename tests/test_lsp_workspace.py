@@ -9,8 +9,18 @@ from pathlib import Path
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from tests.lsp.client import FAKE_SERVER, client_fixture, diagnostics_for, initialize, open_document, words
-from tests.test_lsp_config import TEXT, shown, until, write
+from tests.lsp.client import (
+    FAKE_SERVER,
+    client_fixture,
+    diagnostics_for,
+    initialize,
+    open_document,
+    shown,
+    wait_until,
+    words,
+    write,
+)
+from tests.lsp.fake_restorer import TEXT
 
 client = client_fixture(FAKE_SERVER)
 
@@ -35,7 +45,7 @@ async def test_a_hand_edit_of_the_second_roots_words_file_takes_effect_without_a
     write(first / ".nokta-words.txt", "cok\n")
     write(second / ".nokta-words.txt", "guzel\n")
     await initialize(client, folders=[first, second], watch_files=True)
-    await until(lambda: bool(client.registrations))
+    await wait_until(client, lambda: bool(client.registrations))
     (registration,) = client.registrations
     assert registration.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
     patterns = {watcher["globPattern"] for watcher in registration.register_options["watchers"]}
@@ -49,7 +59,7 @@ async def test_a_hand_edit_of_the_second_roots_words_file_takes_effect_without_a
     with open(second / ".nokta-words.txt", "a", encoding="utf-8") as words_file:
         words_file.write("bugun\n")
     changed(client, second / ".nokta-words.txt")
-    await until(lambda: shown(client, b) == ["cok → çok"])
+    await wait_until(client, lambda: shown(client, b) == ["cok → çok"])
     assert publishes(client, a) == before  # the first root's document is not affected
 
 
@@ -65,7 +75,7 @@ async def test_the_workspace_dictionary_command_writes_the_documents_own_root(cl
         )
     )
     assert where == str(second / ".nokta-words.txt") and not (first / ".nokta-words.txt").exists()
-    await until(lambda: shown(client, uri) == ["bugun → bugün", "guzel → güzel"])
+    await wait_until(client, lambda: shown(client, uri) == ["bugun → bugün", "guzel → güzel"])
 
 
 async def test_configuration_files_are_watched_too(client: LanguageClient, tmp_path: Path):
@@ -75,17 +85,17 @@ async def test_configuration_files_are_watched_too(client: LanguageClient, tmp_p
     assert words(await diagnostics_for(client, uri, 1)) == ALL
     config = write(tmp_path / "docs" / "nokta.toml", 'words = ["bugun"]\n')
     changed(client, config, kind=types.FileChangeType.Created)
-    await until(lambda: shown(client, uri) == ["cok → çok", "guzel → güzel"])
+    await wait_until(client, lambda: shown(client, uri) == ["cok → çok", "guzel → güzel"])
     config.write_text('words = ["bugun", "cok"]\nexclude = 3\n', encoding="utf-8")
     changed(client, config)
-    await until(lambda: any("exclude: expected a list, got 3" in m.message for m in client.messages))
-    await until(lambda: shown(client, uri) == ALL)  # a broken file counts as none
+    await wait_until(client, lambda: any("exclude: expected a list, got 3" in m.message for m in client.messages))
+    await wait_until(client, lambda: shown(client, uri) == ALL)  # a broken file counts as none
     config.write_text('words = ["bugun", "cok"]\n', encoding="utf-8")
     changed(client, config)
-    await until(lambda: shown(client, uri) == ["guzel → güzel"])
+    await wait_until(client, lambda: shown(client, uri) == ["guzel → güzel"])
     config.unlink()
     changed(client, config, kind=types.FileChangeType.Deleted)
-    await until(lambda: shown(client, uri) == ALL)
+    await wait_until(client, lambda: shown(client, uri) == ALL)
 
 
 async def test_no_watcher_without_dynamic_registration(client: LanguageClient, tmp_path: Path):
@@ -109,8 +119,8 @@ async def test_a_folder_added_to_the_workspace_brings_its_words(client: Language
     client.workspace_did_change_workspace_folders(
         types.DidChangeWorkspaceFoldersParams(event=types.WorkspaceFoldersChangeEvent(added=[added], removed=[]))
     )
-    await until(lambda: shown(client, uri) == [])
+    await wait_until(client, lambda: shown(client, uri) == [])
     client.workspace_did_change_workspace_folders(
         types.DidChangeWorkspaceFoldersParams(event=types.WorkspaceFoldersChangeEvent(added=[], removed=[added]))
     )
-    await until(lambda: shown(client, uri) == ["cok → çok"])
+    await wait_until(client, lambda: shown(client, uri) == ["cok → çok"])

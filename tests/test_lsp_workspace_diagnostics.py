@@ -13,8 +13,8 @@ from pathlib import Path
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from tests.lsp.client import FAKE_SERVER, client_fixture, initialize, open_document, words
-from tests.lsp.raw import RawServer
+from tests.lsp.client import FAKE_SERVER, client_fixture, initialize, open_document, raw_client, reconfigure, words
+from tests.lsp.fake_restorer import SLOW_BATCH
 
 client = client_fixture(FAKE_SERVER)
 
@@ -93,15 +93,11 @@ async def test_the_limits_and_checking_code_comments(client: LanguageClient, tmp
     root = tree(tmp_path)
     await initialize(client, {"workspaceMaxFiles": 2}, root=root, pull=True)
     assert names(root, await pull(client)) == {"a.md": ["cok → çok", "guzel → güzel"], "b.txt": []}
-    client.set_configuration({"debounceMs": 0, "workspaceMaxFiles": 10, "checkCodeComments": True}, section="nokta")
-    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
-    await asyncio.sleep(0.3)
+    await reconfigure(client, {"debounceMs": 0, "workspaceMaxFiles": 10, "checkCodeComments": True})
     checked = names(root, await pull(client))  # the configuration file is a code file too
     assert checked.keys() == {".nokta.toml", "a.md", "b.txt", "big.md", "code.py", "sub/c.md"}
     assert checked["code.py"] == ["cok → çok", "guzel → güzel"] and checked["big.md"] == ["cok → çok"] * 300
-    client.set_configuration({"debounceMs": 0, "workspaceDiagnostics": False}, section="nokta")
-    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
-    await asyncio.sleep(0.3)
+    await reconfigure(client, {"debounceMs": 0, "workspaceDiagnostics": False})
     assert not await pull(client)
 
 
@@ -135,22 +131,22 @@ async def test_an_edit_is_analysed_before_a_slow_workspace_check_ends_which_repo
     """The fixed-lexicon restorer spins seconds for a batch with "yavas" in it, holding the GIL."""
     (tmp_path / "slow.md").write_text("yavas cok\n", encoding="utf-8")
     (tmp_path / "fast.md").write_text("guzel\n", encoding="utf-8")
-    server = RawServer(FAKE_SERVER)
+    server = raw_client(FAKE_SERVER, keep_log=True)
     await server.start({"debounceMs": 0, "backend": "ngram"}, root=tmp_path)
     try:
         server.notify(
             "textDocument/didOpen",
             {"textDocument": {"uri": "file:///open.txt", "languageId": "plaintext", "version": 1, "text": "hava"}},
         )
-        await server.diagnostics("file:///open.txt", 1)  # the model is loaded
+        await server.shown("file:///open.txt", 1)  # the model is loaded
         workspace = server.send_request("workspace/diagnostic", {"previousResultIds": [], "partialResultToken": "ws"})
-        await asyncio.sleep(0.5)  # the check has started: the model is asked for slow.md
+        await server.wait_for(lambda: SLOW_BATCH + "\n" in server.log)  # the check asks the model for slow.md
         change = {"range": {"start": {"line": 0, "character": 4}, "end": {"line": 0, "character": 4}}, "text": " cok "}
         server.notify(
             "textDocument/didChange",
             {"textDocument": {"uri": "file:///open.txt", "version": 2}, "contentChanges": [change]},
         )
-        assert [d["message"] for d in await server.diagnostics("file:///open.txt", 2)] == ["cok → çok"]
+        assert [d["message"] for d in await server.shown("file:///open.txt", 2)] == ["cok → çok"]
         assert not workspace.done()  # the edit did not wait for the workspace
         assert await asyncio.wait_for(workspace, 30) == {"items": []}  # all sent as partial results
         parts = [value for value in server.notified["$/progress"] if isinstance(value, dict) and value["token"] == "ws"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 import time
 
 from nokta_model.restorer import Restorer
@@ -26,6 +27,8 @@ LEXICON: dict[str, list[tuple[str, float]]] = {
     "iyi": [("iyi", 1.0)],  # typed IYI on a keyboard with İ: ıyı, never written
     "ice": [("içe", 0.99), ("ice", 0.01)],  # typed ICE on a keyboard with İ: ıce, never written
 }
+#: A line of it: cok -> çok 0.99 (the default threshold), guzel -> güzel 0.995.
+TEXT = "bugun cok guzel"
 UNATTESTED = {"gözlük", "gorusme"}
 #: The fake's English words: a sentence of three words or more, most of them here, is
 #: English and keeps every word as typed (``foreign_words``, as the shipped guard does).
@@ -53,6 +56,7 @@ _SENTENCE_END = re.compile(r"[.!?]")
 
 #: How long a batch with the word "yavas" (slow) keeps the restorer busy.
 SLOW_SECONDS = 3.0
+SLOW_BATCH = "fake restorer: a slow batch begins"
 
 
 class FakeRestorer(Restorer):
@@ -75,6 +79,7 @@ class FakeRestorer(Restorer):
     ):
         self.calls.append(list(lines))
         if any("yavas" in line for line in lines):  # a slow model: holds the GIL like real work
+            print(SLOW_BATCH, file=sys.stderr, flush=True)  # in the server's log: a test waits for it
             end = time.perf_counter() + SLOW_SECONDS
             while time.perf_counter() < end:
                 pass

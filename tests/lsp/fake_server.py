@@ -14,7 +14,7 @@ def load_fake(name_or_path: str, device: str = "auto") -> FakeRestorer:
     if name_or_path == "broken":
         raise ValueError("this model is broken on purpose")
     if name_or_path == "slow":
-        time.sleep(SLOW_LOAD_S)
+        time.sleep(SLOW_LOAD_S)  # the time a slow load takes, which the tests that ask for it exercise
     return FakeRestorer()
 
 
