@@ -10,7 +10,7 @@ import sys
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from tests.lsp.client import FAKE_SERVER, apply_edits, client_fixture, diagnostics_for, initialize, open_document
+from tests.lsp.client import apply_edits, diagnostics_for, initialize, open_document
 
 NOKTA = [sys.executable, "-m", "nokta_model", "restore", "--backend", "ngram"]
 PROSE = {"Bugun hava cok guzel": "Bugün hava çok güzel", "Sonra hava cok guzel oldu": "Sonra hava çok güzel oldu"}
@@ -71,7 +71,6 @@ def test_a_code_file_has_its_comments_and_strings_restored_not_its_code(tmp_path
     assert result.stdout.decode("utf-8") == '# bugün hava çok güzel\nx = "çok güzel"\ncok = guzel(1)\n'
 
 
-client = client_fixture(FAKE_SERVER)
 NOTE = 'Bugun hava cok guzel.\n\n```python\nx = "cok guzel"  # bugun\n```\n'
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from tests.lsp.client import FAKE_SERVER, apply_edits, client_fixture, diagnostics_for, initialize, open_document
+from tests.lsp.client import apply_edits, diagnostics_for, initialize, open_document
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ("README.md", "docs/cli.md", "docs/what-is-checked.md", "docs/language-server.md")
@@ -21,8 +21,6 @@ EXAMPLE_RE = re.compile(r"\n\n(`{3,4})(\w+)\n(.*?\n)\1\n", re.S)  # the fence ri
 EXTENSIONS = {"markdown": ".md", "org": ".org", "rst": ".rst"}
 PROSE, RESTORED = "Bugun hava cok guzel:", "Bugün hava çok güzel:"
 NOKTA = [sys.executable, "-m", "nokta_model", "restore", "--backend", "ngram"]
-
-client = client_fixture(FAKE_SERVER)
 
 
 def rule_and_example(doc: str) -> tuple[str, str, str]:

@@ -7,16 +7,12 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from tests.lsp.client import (
-    FAKE_SERVER,
-    client_fixture,
     diagnostics_for,
     initialize,
     open_document,
     wait_for_idle,
     words,
 )
-
-client = client_fixture(FAKE_SERVER)
 
 
 async def ignore_in_document(client: LanguageClient, uri: str, word: str) -> str:

@@ -7,10 +7,8 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from tests.lsp.client import (
-    FAKE_SERVER,
     apply_edits,
     change_document,
-    client_fixture,
     diagnostics_for,
     initialize,
     open_document,
@@ -21,8 +19,6 @@ from tests.lsp.client import (
     wait_until,
     words,
 )
-
-client = client_fixture(FAKE_SERVER)
 
 
 async def fix_all_on_save(client: LanguageClient, uri: str) -> list:

@@ -8,10 +8,8 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from tests.lsp.client import (
-    FAKE_SERVER,
     apply_edits,
     change_document,
-    client_fixture,
     diagnostics_for,
     initialize,
     open_document,
@@ -22,7 +20,6 @@ from tests.lsp.client import (
     words,
 )
 
-client = client_fixture(FAKE_SERVER)
 URI = "file:///hints.txt"
 
 

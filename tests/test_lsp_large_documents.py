@@ -14,7 +14,6 @@ from tests.lsp.client import (
     FAKE_SERVER,
     apply_edits,
     change_document,
-    client_fixture,
     diagnostics_for,
     initialize,
     open_document,
@@ -23,8 +22,6 @@ from tests.lsp.client import (
     span,
     wait_until,
 )
-
-client = client_fixture(FAKE_SERVER)
 
 #: 30 lines: the even ones typed in ASCII (2 findings each), the odd ones with Turkish
 #: letters (4 words typed with one): 30 findings of 90 words that need a Turkish letter.

@@ -16,7 +16,6 @@ from bench.lsp_client import BenchClient
 from tests.lsp.client import (
     FAKE_SERVER,
     change_document,
-    client_fixture,
     diagnostics_for,
     initialize,
     open_document,
@@ -26,8 +25,6 @@ from tests.lsp.client import (
     words,
 )
 from tests.lsp.fake_restorer import SLOW_BATCH
-
-client = client_fixture(FAKE_SERVER)
 
 
 async def still_alive(client: LanguageClient, uri: str = "file:///alive.txt") -> None:

@@ -10,7 +10,6 @@ from bench.lsp_client import BenchClient
 from tests.lsp.client import (
     FAKE_SERVER,
     change_document,
-    client_fixture,
     diagnostics_for,
     initialize,
     open_document,
@@ -18,8 +17,6 @@ from tests.lsp.client import (
     span,
     words,
 )
-
-client = client_fixture(FAKE_SERVER)
 
 
 async def type_at_end(client: LanguageClient, uri: str, text: str, typed: str, version: int) -> tuple[str, int]:

@@ -14,7 +14,6 @@ from tests.lsp.client import (
     FAKE_SERVER,
     apply_edits,
     change_document,
-    client_fixture,
     diagnostics_for,
     initialize,
     open_document,
@@ -22,8 +21,6 @@ from tests.lsp.client import (
     span,
 )
 from tests.lsp.editors import Typist
-
-client = client_fixture(FAKE_SERVER)
 
 
 def finding(line: int, start: int, word: str) -> Finding:

@@ -10,8 +10,6 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from tests.lsp.client import (
-    FAKE_SERVER,
-    client_fixture,
     diagnostics_for,
     initialize,
     open_document,
@@ -21,8 +19,6 @@ from tests.lsp.client import (
     write,
 )
 from tests.lsp.fake_restorer import TEXT
-
-client = client_fixture(FAKE_SERVER)
 
 ALL = ["bugun → bugün", "cok → çok", "guzel → güzel"]
 

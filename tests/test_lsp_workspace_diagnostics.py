@@ -13,10 +13,8 @@ from pathlib import Path
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from tests.lsp.client import FAKE_SERVER, client_fixture, initialize, open_document, raw_client, reconfigure, words
+from tests.lsp.client import FAKE_SERVER, initialize, open_document, raw_client, reconfigure, words
 from tests.lsp.fake_restorer import SLOW_BATCH
-
-client = client_fixture(FAKE_SERVER)
 
 
 def tree(root: Path) -> Path:

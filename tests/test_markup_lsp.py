@@ -5,16 +5,12 @@ from __future__ import annotations
 from pytest_lsp import LanguageClient
 
 from tests.lsp.client import (
-    FAKE_SERVER,
     change_document,
-    client_fixture,
     diagnostics_for,
     initialize,
     open_document,
     span,
 )
-
-client = client_fixture(FAKE_SERVER)
 
 TEXT = (
     "\\<!-- Bugun cok guzel.\n"  # 0: an escaped < opens no comment
