@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 import torch
 
-from nokta_model.alphabet import AMBIGUOUS_LOWER
 from nokta_model.charctx import ContextModel
 from nokta_model.default import DefaultRestorer, Weights
 from nokta_model.default import restorer as default_restorer
@@ -23,6 +21,7 @@ from nokta_model.neural.model import CharTagger
 from nokta_model.neural.torch_tagger import TorchTagger
 from nokta_model.ngram.model import NgramRestorer
 from nokta_model.training.ngram_counts import train_ngram
+from tests.fixed_network import FixedNetwork
 from tests.tiny_corpus import write_tiny_corpus
 
 TRAIN = [
@@ -31,18 +30,6 @@ TRAIN = [
     "Sabah süt içtik.", "Bir gün süt aldık.", "Bir sut gördük.",
 ] * 3  # fmt: skip
 LEXICON = ["ışık", "mı", "mi", "mu", "mü", "kötü", "golü", "gölü"]
-
-
-class FixedNetwork(NeuralRestorer):
-    """A network stand-in: every ambiguous letter is its twin with probability ``p``."""
-
-    def __init__(self, p: float) -> None:
-        super().__init__(CharTagger(ModelConfig(embed_dim=4, hidden=4)))
-        self.p, self.calls = p, 0
-
-    def line_probabilities(self, lines):
-        self.calls += len(lines)
-        return [np.array([self.p if ch in AMBIGUOUS_LOWER else 0.0 for ch in line], dtype=np.float32) for line in lines]
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from nokta_model.ngram.model import NgramRestorer
 from nokta_model.training.corpus import split_lines
 from nokta_model.training.default_fit import RULE_WEIGHTS, fit_weights, with_slips
 from nokta_model.training.ngram_counts import train_ngram
-from tests.test_default import FixedNetwork
+from tests.fixed_network import FixedNetwork
 from tests.tiny_corpus import write_tiny_corpus
 
 LINES = [f"Bu yasa {n}. kez meclisten geçti, hava çok güzel." for n in range(120)] + [
