@@ -98,17 +98,21 @@ async def check_fixes(
         assert only_flagged_letters_changed(text, apply_edits(text, edit, encoding), flagged)  # type: ignore[arg-type]
 
 
+@pytest.fixture
+def run_slow(request: pytest.FixtureRequest) -> bool:
+    """Whether ``--run-slow`` asks for the long runs (more examples)."""
+    return request.config.getoption("--run-slow")
+
+
 def test_edit_sequences_keep_ranges_exact_and_fixes_local():
     run_fuzz(FAKE_SERVER, "utf-16", examples=150, timeout=20)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-8"])
-def test_edit_sequences_long_run(encoding: str):
-    run_fuzz(FAKE_SERVER, encoding, examples=1500, timeout=20)
+def test_edit_sequences_long_run(encoding: str, run_slow: bool):
+    run_fuzz(FAKE_SERVER, encoding, examples=1500 if run_slow else 300, timeout=20)
 
 
-@pytest.mark.slow
 @pytest.mark.skipif(not DEFAULT_ARTIFACT.exists(), reason="ngram artifact not built")
-def test_edit_sequences_with_the_count_based_model():
-    run_fuzz(REAL_SERVER, "utf-16", examples=300, timeout=120, backend="ngram")
+def test_edit_sequences_with_the_count_based_model(run_slow: bool):
+    run_fuzz(REAL_SERVER, "utf-16", examples=300 if run_slow else 150, timeout=120, backend="ngram")
