@@ -32,9 +32,6 @@ DEFAULT_AUTOCORRECT_THRESHOLD = 0.9
 #: Keys under ``nokta`` that only the editor client reads (``nokta.server.path``, ``nokta.trace.server``).
 CLIENT_ONLY_KEYS = ("server", "trace")
 
-#: Keys whose change needs the model to be loaded again.
-MODEL_KEYS = ("backend", "modelPath", "device")
-
 
 @dataclass(frozen=True)
 class Settings:

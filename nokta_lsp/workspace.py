@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pygls.uris import to_fs_path
 
-from nokta_model.config import CONFIG_NAMES, Config, ConfigCache, ConfigError
+from nokta_model.config import Config, ConfigCache, ConfigError
 
 log = logging.getLogger(__name__)
 
@@ -28,10 +28,6 @@ def uri_path(uri: str) -> Path | None:
         return None
     path = to_fs_path(uri)
     return Path(path) if path else None
-
-
-def is_config_file(path: Path) -> bool:
-    return path.name in CONFIG_NAMES
 
 
 class Workspace:
