@@ -1,9 +1,9 @@
 """Analysis in the worker: a ``Snapshot`` taken from the session in, an ``Analysis`` out.
 
 The snapshot is immutable; the document's ``DocumentState`` (its incremental analysis
-and its published diagnostics) comes beside it from the scheduler, which owns it and
-lends it to the worker alone, and ``Run`` tells the worker when a newer version is
-waiting. Lines are found in batches in the work queue's order (the latest edit's and the
+and its published diagnostics) comes beside it in a ``Job``, lent by the document's record
+(``open_document``) to the worker alone, and ``Run`` tells the worker when a newer version
+is waiting. Lines are found in batches in the work queue's order (the latest edit's and the
 top of the document first); between batches the worker stops when a newer version is
 waiting (the state keeps what was found) and hands back a partial analysis when the
 edit's lines (or, with no edit, the top of the document) are found and then every
@@ -17,6 +17,7 @@ the diagnostics' JSON is built by ``diagnostics.PublishedDiagnostics``.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -78,8 +79,8 @@ POLL_S = 0.002
 
 @dataclass
 class DocumentState:
-    """What is kept of a document between its analyses: owned by the scheduler, changed
-    by the worker alone."""
+    """What is kept of a document between its analyses: held by its record
+    (``OpenDocument``), changed by the worker alone."""
 
     lines: DocumentAnalysis = field(default_factory=DocumentAnalysis)
     published: PublishedDiagnostics = field(default_factory=PublishedDiagnostics)
@@ -91,6 +92,17 @@ class Run:
 
     superseded: Callable[[], bool]  # the document has moved on from the snapshot's version
     hand_back: Callable[[Analysis], None]  # a partial analysis, to publish
+
+
+@dataclass(frozen=True)
+class Job:
+    """One analysis for the worker: all it reads, and the state it alone changes."""
+
+    snapshot: Snapshot
+    state: DocumentState
+    superseded: threading.Event  # set on the loop when the document moves on or closes
+    run: Run
+    cache_lines: int  # the lines the model's suggestion cache holds (the worker sizes it)
 
 
 class BatchSize:

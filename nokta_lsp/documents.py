@@ -1,4 +1,4 @@
-"""Per-document state: version and lines, with incremental edits and position units.
+"""A document's text: version and lines, with incremental edits and position units.
 
 Lines are kept without their terminators (LSP line breaks are ``\\n``, ``\\r\\n`` and
 ``\\r`` only), so a line's text is what the checker sees and what its cache is keyed
@@ -111,6 +111,25 @@ class Document:
         self.size = len(text)
         self.version = version
 
+    def change(self, version: int, changes: list[tuple[Any, str]], codec: Codec) -> None:
+        """Apply ``(range | None, text)`` changes in order; a None range replaces everything.
+
+        A range is anything with ``start``/``end`` positions in client units.
+        """
+        self.cursor = None
+        for change_range, text in changes:
+            if change_range is None:
+                self.replace_all(text, version)
+                self.edited_line = None
+                continue
+            start, end = self.clamp_range(change_range, codec)
+            self.apply_edit(start, end, text)
+            self.edited_line = min(start, end)[0]
+            if len(changes) == 1 and typed(start, end, text):
+                line, column = min(start, end)
+                self.cursor = (line, column + len(text))
+        self.version = version
+
     def apply_edit(self, start: tuple[int, int], end: tuple[int, int], text: str) -> None:
         """Replace the code-point range ``start``..``end`` (already clamped) by ``text``."""
         if end < start:
@@ -129,54 +148,6 @@ class Document:
         self.size += len(joined) - removed
         self.lines[first : last + 1] = lines
         self.ends[first : last + 1] = ends
-
-
-class DocumentStore:
-    """Open documents by URI. Mutated only on the server's event loop."""
-
-    def __init__(self) -> None:
-        self._documents: dict[str, Document] = {}
-        self.codec = Codec()
-
-    def open(self, uri: str, language_id: str, version: int, text: str) -> Document:
-        document = Document.create(uri, language_id, version, text)
-        self._documents[uri] = document
-        return document
-
-    def get(self, uri: str) -> Document | None:
-        return self._documents.get(uri)
-
-    def __contains__(self, uri: str) -> bool:
-        return uri in self._documents
-
-    def close(self, uri: str) -> None:
-        self._documents.pop(uri, None)
-
-    def all(self) -> list[Document]:
-        return list(self._documents.values())
-
-    def change(self, uri: str, version: int, changes: list[tuple[Any, str]]) -> Document | None:
-        """Apply ``(range | None, text)`` changes in order; a None range replaces everything.
-
-        A range is anything with ``start``/``end`` positions in client units.
-        """
-        document = self._documents.get(uri)
-        if document is None:
-            return None
-        document.cursor = None
-        for change_range, text in changes:
-            if change_range is None:
-                document.replace_all(text, version)
-                document.edited_line = None
-                continue
-            start, end = document.clamp_range(change_range, self.codec)
-            document.apply_edit(start, end, text)
-            document.edited_line = min(start, end)[0]
-            if len(changes) == 1 and typed(start, end, text):
-                line, column = min(start, end)
-                document.cursor = (line, column + len(text))
-        document.version = version
-        return document
 
 
 def typed(start: tuple[int, int], end: tuple[int, int], text: str) -> bool:

@@ -49,15 +49,22 @@ FALLBACK_BACKEND = "ngram"
 T = TypeVar("T")
 
 
+#: Lines whose suggestions autocorrect keeps, per model.
+TYPING_CACHE_LINES = 2_000
+
+
 @dataclass(frozen=True)
 class Model:
-    """A restorer with the cache of its own suggestions (never shared with another)."""
+    """A restorer with the caches of its own suggestions (never shared with another model,
+    so a model change drops them): ``cache``, the analysis worker's (filled and sized on its
+    thread alone), and ``typing_cache``, autocorrect's (on the event loop)."""
 
     restorer: Restorer
     cache: SuggestionCache
     description: str
     stand_in: bool = False  # serves only the rows shown first while the configured model loads
     ahead: LookAhead = field(init=False, compare=False)  # fills ``cache``
+    typing_cache: SuggestionCache = field(default_factory=lambda: SuggestionCache(TYPING_CACHE_LINES), compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "ahead", LookAhead(self.restorer))  # frozen: set once, here

@@ -9,8 +9,8 @@ once, alongside (the network releases the GIL while it computes). A restorer who
 network leaves room for it (``Restorer.concurrent_batches``) has several batches asked at
 once, one's Python work overlapping another's network. Each batch's results go into the
 suggestion cache it was asked for (the open documents' or a workspace check's), on the
-worker's thread, the only one that fills them (the event loop sets the size of the
-documents' one), in the order the batches were asked.
+worker's thread, the only one that fills or sizes them (``@on_worker``), in the order the
+batches were asked.
 """
 
 from __future__ import annotations
@@ -22,12 +22,15 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from nokta_model.check.findings import SuggestionCache
 from nokta_model.restorer import Restorer, Suggestion
 
+from .loop_thread import WorkerThread, on_worker
+
 
 class LookAhead:
     """Up to ``restorer.concurrent_batches`` batches of texts being suggested for at a time."""
 
     def __init__(self, restorer: Restorer) -> None:
         self.restorer = restorer
+        self.worker_thread = WorkerThread()
         self._executor = ThreadPoolExecutor(restorer.concurrent_batches, thread_name_prefix="nokta-ahead")
         #: The batches being asked, oldest first: texts, the cache they go into, the answer.
         self._jobs: deque[tuple[list[str], SuggestionCache, Future[list[list[Suggestion]]]]] = deque()
@@ -44,6 +47,7 @@ class LookAhead:
     def free_slots(self) -> int:
         return self.restorer.concurrent_batches - len(self._jobs)
 
+    @on_worker
     def start(self, texts: list[str], batch_lines: int, cache: SuggestionCache) -> None:
         """Ask for the ``texts`` not yet asked for ``cache``, in batches of ``batch_lines``,
         one per free slot."""
@@ -57,6 +61,7 @@ class LookAhead:
         """Wait up to ``seconds`` for the oldest batch; True once it is done (or when there is none)."""
         return not self._jobs or bool(concurrent.futures.wait([self._jobs[0][2]], seconds).done)
 
+    @on_worker
     def collect(self) -> None:
         """Put the finished batches' suggestions into their caches, oldest first, up to the
         first one still being asked (raises the restorer's error, if any)."""

@@ -1,6 +1,6 @@
-"""The server's state: documents, settings, resolved client capabilities, the model
-engine, the workspace (its folders and configuration files), the dictionary and each
-document's last analysis.
+"""The server's state: the open documents (one ``OpenDocument`` record each), settings,
+resolved client capabilities, the model engine, the workspace (its folders and
+configuration files) and the dictionary.
 
 A document is checked with the settings the user set in the editor, then its
 configuration file's values (``settings_for``), then the defaults.
@@ -24,13 +24,13 @@ from nokta_model.check.words import word_key
 from nokta_model.prose import Masker, with_code_comments, with_rules
 
 from .analysis import Analysis, Snapshot
-from .autocorrect import Autocorrector
 from .diagnostics import Focus
 from .dictionary import Dictionary
-from .documents import Codec, Document, DocumentStore
+from .documents import Codec, Document
 from .edits import carry_findings
 from .engine import Engine, Loader
 from .loop_thread import LoopThread, on_loop
+from .open_document import LastResult, OpenDocument
 from .settings import CONFIG_SETTINGS, Settings, parse_user_settings
 from .workspace import Workspace
 from .workspace_check import WorkspaceReports
@@ -81,39 +81,24 @@ class SettingsChange:
 class Session:
     def __init__(self, loader: Loader = load_restorer) -> None:
         self.loop_thread = LoopThread()  # the event loop's: the session is built there
-        self.documents = DocumentStore()
+        self.documents: dict[str, OpenDocument] = {}
+        self.codec = Codec()
         self.settings = Settings()
         self.user_set: frozenset[str] = frozenset()  # the settings the user set (they win over a configuration)
         self.capabilities = ClientCapabilities()
         self.engine = Engine(loader, self.loop_thread)
         self.dictionary = Dictionary()
         self.workspace = Workspace()
-        #: The last analysis of each document, with the version and the lines it analysed.
-        self._results: dict[str, tuple[int, tuple[str, ...], Analysis]] = {}
-        self._completed: dict[str, tuple[int, str]] = {}  # the last complete one's version and result id
-        self._skipped: set[str] = set()  # too big to check: warned once
         self._settings_warnings: set[str] = set()  # shown for the settings now in force
-        #: Work-done progress tokens of documents whose analysis is published in parts.
-        self.checking: dict[str, str] = {}
-        #: Each document's autocorrect state (``features.autocorrect``), made on its first request.
-        self.autocorrectors: dict[str, Autocorrector] = {}
         #: Checking and autocorrect paused by the user (``features.status``).
         self.paused = False
-        #: The findings id each document's inlay hints were last refreshed for (``features.inlay_hints``).
-        self.hinted: dict[str, str] = {}
-        #: The result id of the diagnostics last pushed for each document (``features.diagnostics``).
-        self.pushed: dict[str, str] = {}
         #: The reports of workspace checks (``features.workspace_diagnostics``).
         self.workspace_reports = WorkspaceReports()
-
-    @property
-    def codec(self) -> Codec:
-        return self.documents.codec
 
     @on_loop
     def initialize(self, capabilities: types.ClientCapabilities, position_encoding: str, roots: list[str]) -> None:
         self.capabilities = ClientCapabilities.resolve(capabilities)
-        self.documents.codec = Codec(position_encoding)
+        self.codec = Codec(position_encoding)
         self.workspace.set_roots(roots)
 
     # --- settings ---------------------------------------------------------------------
@@ -141,7 +126,7 @@ class Session:
     def checking_key(self, uri: str) -> tuple[Any, ...]:
         """What a document's analysis depends on besides its text and the model (compared
         before and after a file changes, to analyse again only the documents it affects)."""
-        document = self.documents.get(uri)
+        document = self.document(uri)
         masker = self.masker_for(document) if document is not None else None
         return masker, self.options_for(uri), self.settings_for(uri)
 
@@ -181,54 +166,57 @@ class Session:
     # --- documents --------------------------------------------------------------------
 
     def document(self, uri: str) -> Document | None:
-        return self.documents.get(uri)
+        """The open document's text, None when it is not open."""
+        record = self.documents.get(uri)
+        return record.document if record is not None else None
 
     @on_loop
     def open(self, uri: str, language_id: str, version: int, text: str) -> None:
-        self.documents.open(uri, language_id, version, text)
+        self.close(uri)  # opened again: nothing of the text before is kept
+        self.documents[uri] = OpenDocument(Document.create(uri, language_id, version, text))
 
     @on_loop
     def change(self, uri: str, version: int, changes: list[tuple[Any, str]]) -> None:
-        self.documents.change(uri, version, changes)
+        record = self.documents.get(uri)
+        if record is not None:
+            record.document.change(version, changes, self.codec)
 
     @on_loop
-    def close(self, uri: str) -> None:
-        self.documents.close(uri)
-        self._results.pop(uri, None)
-        self._completed.pop(uri, None)
-        self._skipped.discard(uri)
-        self.autocorrectors.pop(uri, None)
-        self.hinted.pop(uri, None)
-        self.pushed.pop(uri, None)
+    def close(self, uri: str) -> OpenDocument | None:
+        """Forget the document (its timer cancelled, its analysis stopped); the record closed, if it was open."""
+        record = self.documents.pop(uri, None)
+        if record is not None:
+            record.close()
+        return record
 
     @on_loop
     def show(self, uri: str, first: int, last: int) -> bool:
         """The editor shows lines ``first``..``last`` of the document; True when it shows
         others than before and the document has more findings than are published, so
         that other ones may be published now."""
-        document = self.documents.get(uri)
-        if document is None or document.visible == (first, last):
+        record = self.documents.get(uri)
+        if record is None or record.document.visible == (first, last):
             return False
-        document.visible = (first, last)
-        _, _, analysis = self._results.get(uri, (None, None, None))
-        return analysis is not None and analysis.flagged > self.settings.maxDiagnostics
+        record.document.visible = (first, last)
+        return record.last is not None and record.last.analysis.flagged > self.settings.maxDiagnostics
 
     def uris(self) -> list[str]:
-        return [document.uri for document in self.documents.all()]
+        return list(self.documents)
 
     # --- analysis ---------------------------------------------------------------------
 
     @on_loop
     def snapshot(self, uri: str) -> Snapshot | None:
         """What the worker needs to analyse the document's current version."""
-        document = self.documents.get(uri)
-        if document is None:
+        record = self.documents.get(uri)
+        if record is None:
             return None
+        document = record.document
         return Snapshot(
             uri,
             document.version,
             tuple(document.lines),
-            self._masker(document),
+            self._masker(record),
             self.options_for(uri),
             self.settings.severity,
             self.codec,
@@ -239,25 +227,21 @@ class Session:
             Focus(document.edited_line, document.visible),
         )
 
-    def _masker(self, document: Document) -> Masker | None:
-        masker = self.masker_for(document)
-        return None if masker is None or self._too_big(document) else masker
+    def _masker(self, record: OpenDocument) -> Masker | None:
+        masker = self.masker_for(record.document)
+        return None if masker is None or self._too_big(record) else masker
 
-    def _too_big(self, document: Document) -> bool:
-        limit = self.settings.maxFileSize
+    def _too_big(self, record: OpenDocument) -> bool:
+        limit, document = self.settings.maxFileSize, record.document
         if document.size <= limit:
-            self._skipped.discard(document.uri)
+            record.too_big_warned = False
             return False
-        if document.uri not in self._skipped:
-            self._skipped.add(document.uri)
+        if not record.too_big_warned:
+            record.too_big_warned = True
             log.warning(
                 "%s has %d characters, more than maxFileSize %d: not checked", document.uri, document.size, limit
             )
         return True
-
-    def is_current(self, snapshot: Snapshot) -> bool:
-        document = self.documents.get(snapshot.uri)
-        return document is not None and document.version == snapshot.version
 
     def is_analysed(self, uri: str) -> bool:
         """Whether the document's current version has been analysed to the end (or it is not open)."""
@@ -268,34 +252,38 @@ class Session:
     def accept(self, snapshot: Snapshot, analysis: Analysis) -> bool:
         """Keep the analysis of the current version; True when it completes a version that
         had a complete result already, with another result (settings, dictionary or model changed)."""
-        if snapshot.uri not in self.documents:
+        record = self.documents.get(snapshot.uri)
+        if record is None:
             return False
-        self._results[snapshot.uri] = (snapshot.version, snapshot.lines, analysis)
+        record.last = LastResult(snapshot.version, snapshot.lines, analysis)
         if not analysis.complete:
             return False
-        last = self._completed.get(snapshot.uri)
-        self._completed[snapshot.uri] = (snapshot.version, analysis.result_id)
+        last, record.completed = record.completed, (snapshot.version, analysis.result_id)
         return last is not None and last[0] == snapshot.version and last[1] != analysis.result_id
 
     def result(self, uri: str) -> Analysis | None:
         """The analysis of the document's current version, complete or partial (None before one)."""
-        document = self.documents.get(uri)
-        version, _, analysis = self._results.get(uri, (None, None, None))
-        return analysis if document is not None and version == document.version else None
+        last = self._last(uri)
+        return last.analysis if last is not None and last.version == self.documents[uri].version else None
+
+    def _last(self, uri: str) -> LastResult | None:
+        """The open document's last analysis, current or not."""
+        record = self.documents.get(uri)
+        return record.last if record is not None else None
 
     def file_ignores(self, uri: str) -> frozenset[str]:
         """The words the document's ``nokta: ignore`` directives name, as the last analysis found them."""
-        _, _, analysis = self._results.get(uri, (None, None, None))
-        return analysis.file_ignores if analysis is not None else frozenset()
+        last = self._last(uri)
+        return last.analysis.file_ignores if last is not None else frozenset()
 
     def offered(self, uri: str) -> frozenset[str]:
         """The spellings with Turkish letters offered by the last analysis, current or not."""
-        _, _, analysis = self._results.get(uri, (None, None, None))
-        return analysis.offered if analysis is not None else frozenset()
+        last = self._last(uri)
+        return last.analysis.offered if last is not None else frozenset()
 
     def edit_version(self, uri: str) -> int | None:
         """The version an edit to the document is made for, when the client takes versioned edits."""
-        document = self.documents.get(uri)
+        document = self.document(uri)
         return document.version if document is not None and self.capabilities.document_changes else None
 
     def line_findings(self, uri: str, row: int) -> tuple[Finding, ...] | None:
@@ -319,11 +307,10 @@ class Session:
         """Findings on lines ``first``..``last`` of the document's current text: its current
         analysis's or, while a newer one runs, the last one's whose words are still there
         (``edits.carry_findings``); [] before its first analysis and while checking is paused."""
-        document = self.documents.get(uri)
-        version, lines, analysis = self._results.get(uri, (None, None, None))
-        if document is None or analysis is None or lines is None or self.paused:
+        document, result = self.document(uri), self._last(uri)
+        if document is None or result is None or self.paused:
             return []
         last = len(document.lines) - 1 if last is None else last
-        if version == document.version:
-            return [finding for row in analysis.line_findings[first : last + 1] for finding in row]
-        return carry_findings(lines, analysis.line_findings, document.lines, first, last)
+        if result.version == document.version:
+            return [finding for row in result.analysis.line_findings[first : last + 1] for finding in row]
+        return carry_findings(result.lines, result.analysis.line_findings, document.lines, first, last)

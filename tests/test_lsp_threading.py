@@ -71,7 +71,7 @@ async def test_the_worker_analyses_a_document_without_touching_the_session():
 
     assert [version for version, _ in delivered] == [1, 2]
     assert [finding.replacement for finding in session.findings(URI)] == ["Bugün"]
-    assert session.engine.model.cache.max_lines >= 2  # sized on the loop for the open lines
+    assert session.engine.model.cache.max_lines >= 2  # sized in the worker for the open lines
 
 
 async def test_an_edit_flags_the_running_analysis_as_superseded():

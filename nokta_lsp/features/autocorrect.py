@@ -2,7 +2,8 @@
 
 The edits are the request's result, so the editor applies them as one step the writer
 can undo; the words written are nokta's own (``Document.written``), never evidence of
-how the writer types.
+how the writer types. The model runs here, on the event loop (a few words a request), with
+its own cache for it (``Model.typing_cache``: the worker's is not shared across threads).
 """
 
 from __future__ import annotations
@@ -12,31 +13,23 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from nokta_model.check.findings import SuggestionCache
 from nokta_model.prose import Masker
 
 from .. import actions
-from ..autocorrect import Autocorrector
 from ..documents import Document
 from ..incremental import Context
 
 if TYPE_CHECKING:
     from ..server import NoktaServer
 
-#: Lines whose suggestions autocorrect keeps (its own cache: the analysis worker's is not
-#: shared across threads).
-CACHE_LINES = 2_000
-_cache = SuggestionCache(CACHE_LINES)
-
 
 def on_type_formatting(ls: NoktaServer, params: types.DocumentOnTypeFormattingParams) -> list[types.TextEdit] | None:
     session, uri = ls.session, params.text_document.uri
-    document = session.document(uri)
-    masker = _masker(ls, document) if document is not None else None
-    if document is None or masker is None or session.paused:
+    record = session.documents.get(uri)
+    masker = _masker(ls, record.document) if record is not None else None
+    if record is None or masker is None or session.paused:
         return None
-    corrector = session.autocorrectors.setdefault(uri, Autocorrector())
-    model = session.engine.model
+    document, corrector, model = record.document, record.autocorrector, session.engine.model
     if model is None or model.stand_in:  # loading: the next trigger once it is ready covers this one's words
         corrector.missed = True
         return None
@@ -45,10 +38,11 @@ def on_type_formatting(ls: NoktaServer, params: types.DocumentOnTypeFormattingPa
     if ignored:
         options = replace(options, ignore=options.ignore | ignored)
     settings = session.settings_for(uri)
-    context = Context(masker, options, settings.severity, session.codec, model.restorer, _cache, document.written)
+    cache = model.typing_cache
+    context = Context(masker, options, settings.severity, session.codec, model.restorer, cache, document.written)
     position = document.clamp(params.position.line, params.position.character, session.codec)
     changes = corrector.corrections(
-        tuple(document.lines), position, params.ch, context, settings.autocorrectThreshold, _cache
+        tuple(document.lines), position, params.ch, context, settings.autocorrectThreshold, cache
     )
     if not changes:
         return None

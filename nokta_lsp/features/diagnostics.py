@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from ..analysis import Analysis, Snapshot
+from ..open_document import OpenDocument
 from . import inlay_hints
 
 if TYPE_CHECKING:
@@ -29,44 +30,47 @@ def deliver(ls: NoktaServer, snapshot: Snapshot, analysis: Analysis, reanalysed:
     """Publish a new analysis when what is published changed, or ask a pulling client to pull
     again when the text did not change (nothing while checking is paused)."""
     session, capabilities = ls.session, ls.session.capabilities
-    if session.paused:
+    document = session.documents.get(snapshot.uri)
+    if session.paused or document is None:
         return
     if not capabilities.pull_diagnostics:
-        if session.pushed.get(snapshot.uri) != analysis.result_id:
-            session.pushed[snapshot.uri] = analysis.result_id
+        if document.pushed != analysis.result_id:
+            document.pushed = analysis.result_id
             ls.protocol.publish_diagnostics_json(snapshot.uri, snapshot.version, analysis.diagnostics_json)
     elif reanalysed and capabilities.diagnostic_refresh:  # same text, new result: settings, model or focus changed
         ls.workspace_diagnostic_refresh(None)
-    inlay_hints.refresh(ls, snapshot.uri, analysis.findings_id)
+    inlay_hints.refresh(ls, document, analysis.findings_id)
     if capabilities.work_done_progress:
-        show_progress(ls, snapshot.uri, analysis)
+        show_progress(ls, document, analysis)
 
 
-def show_progress(ls: NoktaServer, uri: str, analysis: Analysis) -> None:
+def show_progress(ls: NoktaServer, document: OpenDocument, analysis: Analysis) -> None:
     """Begin, report or end the document's "Checking" progress."""
-    token, percentage = ls.session.checking.get(uri), int(100 * analysis.found_share)
+    token, percentage = document.progress, int(100 * analysis.found_share)
     if analysis.complete:
-        end_progress(ls, uri)
+        end_progress(ls, document)
     elif token is None:
-        token = ls.session.checking[uri] = f"nokta-check-{next(_progress_tokens)}"
+        token = document.progress = f"nokta-check-{next(_progress_tokens)}"
         ls.work_done_progress.create(token)
-        name = PurePosixPath(uri).name
+        name = PurePosixPath(document.uri).name
         begin = types.WorkDoneProgressBegin(title="Checking with nokta", message=name, percentage=percentage)
         ls.work_done_progress.begin(token, begin)
     else:
         ls.work_done_progress.report(token, types.WorkDoneProgressReport(percentage=percentage))
 
 
-def end_progress(ls: NoktaServer, uri: str) -> None:
-    token = ls.session.checking.pop(uri, None)
+def end_progress(ls: NoktaServer, document: OpenDocument) -> None:
+    token, document.progress = document.progress, None
     if token is not None:
         ls.work_done_progress.end(token, types.WorkDoneProgressEnd())
 
 
-def clear(ls: NoktaServer, uri: str) -> None:
-    """Remove a closed document's pushed diagnostics and progress."""
-    end_progress(ls, uri)
-    ls.session.pushed.pop(uri, None)
+def clear(ls: NoktaServer, uri: str, document: OpenDocument | None) -> None:
+    """Remove the pushed diagnostics and progress of a document closed (its record, if it
+    was open) or paused."""
+    if document is not None:
+        end_progress(ls, document)
+        document.pushed = None
     if not ls.session.capabilities.pull_diagnostics:
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 

@@ -35,6 +35,6 @@ def did_change(ls: NoktaServer, params: types.DidChangeTextDocumentParams) -> No
 
 def did_close(ls: NoktaServer, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
-    ls.session.close(uri)
-    ls.scheduler.forget(uri)
-    diagnostics.clear(ls, uri)
+    closed = ls.session.close(uri)  # everything kept of it goes with its record
+    ls.scheduler.note_idle()
+    diagnostics.clear(ls, uri, closed)

@@ -18,6 +18,7 @@ from nokta_model.check.findings import Finding
 from ..diagnostics import being_typed
 from ..documents import Codec, Document
 from ..edits import restores
+from ..open_document import OpenDocument
 
 if TYPE_CHECKING:
     from ..server import NoktaServer
@@ -56,10 +57,10 @@ def hint(document: Document, finding: Finding, codec: Codec) -> types.InlayHint:
     )
 
 
-def refresh(ls: NoktaServer, uri: str, findings_id: str) -> None:
+def refresh(ls: NoktaServer, document: OpenDocument, findings_id: str) -> None:
     """Ask the client for the hints again when a document's findings changed."""
-    if ls.session.hinted.get(uri) != findings_id:
-        ls.session.hinted[uri] = findings_id
+    if document.hinted != findings_id:
+        document.hinted = findings_id
         refresh_all(ls)
 
 

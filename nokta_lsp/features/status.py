@@ -77,8 +77,8 @@ def pause(ls: NoktaServer, *arguments: Any) -> dict[str, Any]:
     if not session.paused:
         session.paused = True
         ls.scheduler.pause()
-        for uri in session.uris():
-            diagnostics.clear(ls, uri)
+        for uri, document in session.documents.items():
+            diagnostics.clear(ls, uri, document)
         workspace_diagnostics.clear_published(ls)
         refresh_views(ls)
         notify(ls)
