@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from nokta_model.training.corpus import CorpusFile, decode_crawled, line_split, split_lines
+from pathlib import Path
+
+from nokta_model.training.corpus import CorpusFile, decode_crawled, default_corpus_dir, line_split, split_lines
 
 
 def test_a_crawled_line_has_its_entities_and_windows_quotes_decoded():
@@ -20,3 +22,9 @@ def test_a_crawled_line_keeps_the_split_of_its_line_as_stored(tmp_path, monkeypa
         expected = [decode_crawled(line) for line in raw if line_split(line) == split]
         assert [line for _, line in split_lines(tmp_path, split)] == expected
     assert all("&" not in line for _, line in split_lines(tmp_path, "train"))
+
+
+def test_the_default_corpus_is_the_shared_folder_beside_the_checkout(monkeypatch):
+    monkeypatch.delenv("NOKTA_CORPUS", raising=False)
+    checkout = Path(__file__).resolve().parents[1]
+    assert default_corpus_dir() == checkout.parent / "shared" / "corpus"

@@ -101,7 +101,7 @@ def default_corpus_dir() -> Path:
     env = os.environ.get("NOKTA_CORPUS")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[2] / "shared" / "corpus"
+    return Path(__file__).resolve().parents[3] / "shared" / "corpus"
 
 
 def line_split(line: str) -> str:

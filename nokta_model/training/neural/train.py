@@ -270,7 +270,7 @@ def _start_from(model: CharTagger, weights: str) -> None:
     """A new run's weights: a trained checkpoint's, its class weights included."""
     path = Path(weights)
     if not path.is_absolute():
-        path = Path(__file__).resolve().parents[1] / path
+        path = Path(__file__).resolve().parents[2] / path  # nokta_model/
     saved, _ = load_model(path, next(model.parameters()).device)
     if saved.config != model.config:
         raise ValueError(f"init_weights {path}: its model config differs from the run's")
