@@ -34,6 +34,7 @@ from .spans import word_spans
 READ_BYTES = 1 << 16
 MAX_PIECE_CHARS = 1 << 16  # a longer line is restored in pieces cut after whitespace
 _UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
+BOM = "\ufeff"  # UTF-8's byte-order mark, as text
 _BINARY_PROBE = 8000
 _UTF16_ADVICE = "looks like UTF-16, not UTF-8; convert it first, e.g. iconv -f UTF-16 -t UTF-8"
 _TURKISH_8BIT = frozenset(b"\xfd\xfe\xf0\xdd\xde\xd0\xe7\xf6\xfc\xc7\xd6\xdc")  # ı ş ğ İ Ş Ğ ç ö ü Ç Ö Ü
@@ -107,7 +108,7 @@ _LINE_END_RE = re.compile(r"\r\n|\r|\n")
 def document_lines(data: bytes, name: str) -> list[str]:
     """A file's lines as the server sees them (an editor hides a UTF-8 byte-order mark, so
     columns count from after it); NoktaError for bytes that are not UTF-8 text."""
-    return _LINE_END_RE.split(decode_text(data, name).removeprefix("\ufeff"))
+    return _LINE_END_RE.split(decode_text(data, name).removeprefix(BOM))
 
 
 def _looks_like_utf16(head: bytes) -> bool:
@@ -150,17 +151,26 @@ class ProseFilter:
     def __init__(self, masker: Masker, ignores: frozenset[str] = frozenset()) -> None:
         self.masker, self.ignores = masker, ignores
         self.state = masker.start
+        self.at_start = True
 
     def feed(self, pieces: list[Piece]) -> list[tuple[Piece, str]]:
         """Each piece with its prose (same length, the rest blanked)."""
         decided: list[tuple[Piece, str]] = []
         for piece in pieces:
-            masked, self.state = self.masker.mask_line(self.state, piece.body)
+            masked = self._mask(piece.body)
             named = line_ignores(self.state)
             if named:
                 self.ignores = self.ignores | {word_key(word) for word in named}
             decided.append((piece, blank_ignored(masked, self.ignores) if self.ignores else masked))
         return decided
+
+    def _mask(self, body: str) -> str:
+        """The masker's prose of a piece; a byte-order mark opening the document is no text
+        (the masker sees the first line as it would without it: a fence, front matter)."""
+        bom = self.at_start and body.startswith(BOM)
+        self.at_start = False
+        masked, self.state = self.masker.mask_line(self.state, body[1:] if bom else body)
+        return " " + masked if bom else masked
 
 
 def blank_ignored(text: str, ignores: frozenset[str]) -> str:

@@ -195,3 +195,15 @@ def test_restore_keeps_the_byte_order_mark(tmp_path):
 def test_a_document_read_from_disk_has_its_lines_without_the_byte_order_mark():
     """As an editor shows the file, so the server's workspace check counts its columns."""
     assert document_lines(BOM + b"cok\r\nguzel", "bom.txt") == ["cok", "guzel"]
+
+
+def test_a_bom_does_not_hide_what_opens_a_markdown_file(tmp_path):
+    """A fence or front matter on line 1 is still code after a byte-order mark."""
+    text = '```python\nx = "cok guzel"\n```\nBugun hava cok guzel.\n'
+    typed = tmp_path / "bom.md"
+    typed.write_bytes(BOM + text.encode())
+    restored = nokta("restore", "--backend", "ngram", str(typed)).stdout
+    assert restored == BOM + text.replace("Bugun hava cok guzel", "Bugün hava çok güzel").encode()
+    matter = tmp_path / "matter.md"
+    matter.write_bytes(BOM + b"---\ntitle: cok guzel\n---\nBugun hava cok guzel.\n")
+    assert nokta("restore", "--backend", "ngram", str(matter)).stdout.startswith(BOM + b"---\ntitle: cok guzel\n---\n")
