@@ -109,9 +109,9 @@ async def wait_for_idle(client: LanguageClient, timeout: float = 20.0) -> None:
 
 
 async def reconfigure(client: LanguageClient, settings: dict[str, Any]) -> None:
-    """Change the settings as an editor does (the server pulls them on
-    workspace/didChangeConfiguration) and wait until the server has taken them (it asks for
-    the inlay hints again) and analysed the open documents with them."""
+    """Change the settings (ones that load no other model) as an editor does: the server
+    pulls them on workspace/didChangeConfiguration. Waits until it has taken them (it asks
+    for the inlay hints again) and analysed the open documents with them."""
     client.set_configuration(settings, section="nokta")
     refreshes = client.inlay_hint_refreshes
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
