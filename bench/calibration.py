@@ -97,7 +97,7 @@ def reliability(found: Sequence[Decided], calibration: Calibration) -> dict:
 def flags(texts: list[str], suggestions: list, options: CheckOptions) -> list[Finding]:
     return [
         finding
-        for row, (text, found) in enumerate(zip(texts, suggestions))
+        for row, (text, found) in enumerate(zip(texts, suggestions, strict=True))
         for finding in line_findings(row, text, found, options)
     ]
 
@@ -138,7 +138,8 @@ def derived_thresholds(restorer: Restorer, gold: list[str]) -> dict:
 
         old_precision, old_flags = at("raw", old)
         rows = [
-            {"threshold": value, **dict(zip(("precision", "flags"), at("calibrated", value)))} for value in CANDIDATES
+            {"threshold": value, **dict(zip(("precision", "flags"), at("calibrated", value), strict=True))}
+            for value in CANDIDATES
         ]
         kept = [row for row in rows if row["precision"] >= old_precision]
         chosen = kept[0] if kept else max(rows, key=lambda row: row["precision"])

@@ -143,7 +143,7 @@ def classify(error: WordError, lexicon: Lexicon) -> str:
         return SUFFIX
     if gold_stem.isupper() and len(gold_stem) in ACRONYM_LETTERS and not error.gold_line.isupper():
         return ACRONYM
-    if all({g, o} == {"I", "İ"} for g, o in zip(gold, output) if g != o):
+    if all({g, o} == {"I", "İ"} for g, o in zip(gold, output, strict=True) if g != o):
         return CAPITAL_I
     if capitalised(gold_stem) and not at_sentence_start(error) and not lexicon.is_word(gold_stem):
         return NAME
@@ -204,7 +204,7 @@ def at_sentence_start(error: WordError) -> bool:
 
 def lacks_diacritics(gold: str, output: str) -> bool:
     """Every letter that differs is the gold's Turkish letter typed in ASCII (ş as s, İ as I)."""
-    return all(o == asciify(g) for g, o in zip(gold, output) if g != o)
+    return all(o == asciify(g) for g, o in zip(gold, output, strict=True) if g != o)
 
 
 def word_errors(text: Text, outputs: Sequence[str], bare: Sequence[str] | None = None) -> list[WordError]:

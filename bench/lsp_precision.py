@@ -113,7 +113,7 @@ def file_scores(name: str, gold: str, documents: dict, found: dict, errors: list
     reference = corrected_lines(name, gold_lines, errors)
     on_gold = found[(name, "gold")]
     detections = [is_detection(flag, reference) for flag in to_flags(on_gold, gold_lines)]
-    alarms = [d for d, detected in zip(on_gold, detections) if not detected]
+    alarms = [d for d, detected in zip(on_gold, detections, strict=True) if not detected]
     words = count_words(gold_lines)
 
     def recall(kind: str) -> RecallScore:

@@ -71,7 +71,7 @@ def changed_words(lines: Sequence[str], reference_lines: Sequence[str]) -> int:
     """How many words of ``lines`` the reference spells otherwise."""
     return sum(
         1
-        for line, reference in zip(lines, reference_lines)
+        for line, reference in zip(lines, reference_lines, strict=True)
         for m in SCORED_WORD_RE.finditer(line)
         if reference[m.start() : m.end()] != m.group()
     )
@@ -112,7 +112,7 @@ def score_restoration(ascii_lines: Sequence[str], gold_lines: Sequence[str], fla
     for flag in flags:
         by_line.setdefault(flag[0], []).append(flag)
     words = need = flagged = exact = 0
-    for row, (ascii_line, gold_line) in enumerate(zip(ascii_lines, gold_lines)):
+    for row, (ascii_line, gold_line) in enumerate(zip(ascii_lines, gold_lines, strict=True)):
         gold, typed = fold_circumflex(gold_line), fold_circumflex(ascii_line)
         line_flags = by_line.get(row, [])
         for match in SCORED_WORD_RE.finditer(ascii_line):

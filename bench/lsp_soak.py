@@ -103,7 +103,7 @@ async def measure(options: dict, edits: int) -> dict:
     bench = BenchClient()
     await bench.start(options)
     uris = [f"file:///soak{d}.txt" for d in range(DOCUMENTS)]
-    for uri, lines in zip(uris, docs):
+    for uri, lines in zip(uris, docs, strict=True):
         bench.open(uri, "\n".join(lines))
     await asyncio.wait_for(bench.model_loaded.wait(), 120)  # the configured model, not the stand-in
     for uri in uris:  # every document checked by it: its load is no growth of the soak
@@ -132,7 +132,7 @@ async def measure(options: dict, edits: int) -> dict:
             )
         if (n + 1) % step == 0:
             rss[n + 1] = rss_mb(bench.pid)
-    final_ok = all([await final_diagnostics(bench, uri, version) for uri, version in zip(uris, versions)])
+    final_ok = all([await final_diagnostics(bench, uri, version) for uri, version in zip(uris, versions, strict=True)])
     rss["end"], peak = rss_mb(bench.pid), rss_mb(bench.pid, "VmHWM")
     await bench.stop()
     published = [(bench.first_arrival[key] - at) * 1000 for key, at in sent.items() if key in bench.first_arrival]

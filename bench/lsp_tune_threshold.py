@@ -82,20 +82,22 @@ def reference_lines(names: list[str | None], lines: list[str], errors: list[Revi
         rows = [row for row, row_name in enumerate(names) if row_name == name]
         present = {lines[row] for row in rows}
         reviewed = [error for error in errors if error.file == name and error.line in present]
-        for row, line in zip(rows, corrected_lines(name, [lines[row] for row in rows], reviewed)):
+        for row, line in zip(rows, corrected_lines(name, [lines[row] for row in rows], reviewed), strict=True):
             out[row] = line
     return out
 
 
 def false_alarms(found: list[Finding], reference: list[str]) -> list[Finding]:
     """The flags on correct text that do not correct a reviewed error."""
-    return [finding for finding, flag in zip(found, flags(found)) if not is_detection(flag, reference)]
+    return [finding for finding, flag in zip(found, flags(found), strict=True) if not is_detection(flag, reference)]
 
 
 def findings(texts: list[str], suggestions: list, options: CheckOptions) -> list[Finding]:
     """The server's findings under ``options``, from suggestions computed once."""
     return [
-        f for row, (text, found) in enumerate(zip(texts, suggestions)) for f in line_findings(row, text, found, options)
+        f
+        for row, (text, found) in enumerate(zip(texts, suggestions, strict=True))
+        for f in line_findings(row, text, found, options)
     ]
 
 
@@ -131,7 +133,7 @@ def main() -> None:
     args = parser.parse_args()
 
     rng = random.Random(6)
-    names, correct = zip(*dev_lines(args.lines))
+    names, correct = zip(*dev_lines(args.lines), strict=True)
     texts = {"correct": list(correct)}
     texts["ascii"] = [asciify(line) for line in texts["correct"]]
     texts["mixed"] = [partly_asciified(line, rng) for line in texts["correct"]]

@@ -54,7 +54,7 @@ def measure() -> dict:
 def markdown(result: dict) -> str:
     files = result["files"]
     rows = []
-    for kind, label in zip(KINDS, ("as written", "slips (1 word in 5 in ASCII)", "typed in ASCII")):
+    for kind, label in zip(KINDS, ("as written", "slips (1 word in 5 in ASCII)", "typed in ASCII"), strict=True):
         shares = [f[kind]["share"] for f in files.values()]
         over = sum(share >= result["threshold"] for share in shares)
         rows.append([label, f"{min(shares):.3f}", f"{max(shares):.3f}", f"{over} of {len(shares)}"])

@@ -180,7 +180,9 @@ class Autocorrector:
             lines,
             [
                 WordChange(r, f.start, f.end, f.original, f.replacement)
-                for r, text, suggestions in zip(rows, texts, suggestions_for(texts, context.restorer, cache))
+                for r, text, suggestions in zip(
+                    rows, texts, suggestions_for(texts, context.restorer, cache), strict=True
+                )
                 for f in line_findings(r, text, suggestions, self.options(lines, r, context, threshold))
                 if f.confident
                 and (r < row or (f.start in recent and f.end < column))

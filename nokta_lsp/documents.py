@@ -91,7 +91,7 @@ class Document:
         return cls(uri, language_id, version, lines, ends, len(text))
 
     def text(self) -> str:
-        return "".join(line + end for line, end in zip(self.lines, self.ends))
+        return "".join(line + end for line, end in zip(self.lines, self.ends, strict=True))
 
     def clamp(self, line: int, units: int, codec: Codec) -> tuple[int, int]:
         """A client position as (line, code-point column) inside the document."""

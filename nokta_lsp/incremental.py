@@ -373,7 +373,9 @@ class DocumentAnalysis:
         context = self.context
         assert context is not None
         texts = [self._seen_text(row) for row in rows]
-        for row, text, suggestions in zip(rows, texts, suggestions_for(texts, context.restorer, context.cache)):
+        for row, text, suggestions in zip(
+            rows, texts, suggestions_for(texts, context.restorer, context.cache), strict=True
+        ):
             record, line = self.records[row], self.lines[row]
             found = tuple(
                 f

@@ -67,5 +67,5 @@ class LookAhead:
         first one still being asked (raises the restorer's error, if any)."""
         while self._jobs and self._jobs[0][2].done():
             texts, cache, job = self._jobs.popleft()
-            for text, suggestions in zip(texts, job.result()):
+            for text, suggestions in zip(texts, job.result(), strict=True):
                 cache.put(text, suggestions)

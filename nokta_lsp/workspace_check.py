@@ -154,7 +154,7 @@ class WorkspaceRun:
         self._texts_read -= len(read.texts)
         suggestions = suggestions_for(read.texts, self.model.restorer, self.cache)
         parts, count = [], 0
-        for row, (text, found) in enumerate(zip(read.texts, suggestions)):
+        for row, (text, found) in enumerate(zip(read.texts, suggestions, strict=True)):
             findings = line_findings(row, text, found, read.options)
             if findings:
                 parts.append(diagnostics_json_text(findings, read.lines[row], self.codec, self.severity))

@@ -128,7 +128,7 @@ def restore_letters(original: str, restored_lower: str) -> str:
     if original.isascii() and original.islower() and restored_lower.translate(_TWIN_TO_ASCII) == original:
         return restored_lower  # the common case: only twins of ASCII lower-case letters
     out = list(original)
-    for pos, (ch, new) in enumerate(zip(original, restored_lower)):
+    for pos, (ch, new) in enumerate(zip(original, restored_lower, strict=True)):
         if ch not in AMBIGUOUS or new.translate(_ASCIIFY_TABLE) != _FOLDED_AMBIGUOUS[ch]:
             continue
         out[pos] = _upper_char(new) if ch.isupper() else new

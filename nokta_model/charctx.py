@@ -53,11 +53,11 @@ def _codes(lines: list[str]) -> tuple[np.ndarray, np.ndarray]:
 
 def _inside(length: int, starts: np.ndarray, spans: list[list[Span]]) -> np.ndarray:
     """Which of ``length`` joined codes (``_codes``) lie inside their line's ``spans``."""
-    offsets = [start for start, line_spans in zip(starts.tolist(), spans) for _ in line_spans]
+    offsets = [start for start, line_spans in zip(starts.tolist(), spans, strict=True) for _ in line_spans]
     flat = [span for line_spans in spans for span in line_spans]
     edges = np.zeros(length + 1, dtype=np.int64)
-    np.add.at(edges, np.array([o + s.start for o, s in zip(offsets, flat)], dtype=np.int64), 1)
-    np.add.at(edges, np.array([o + s.end for o, s in zip(offsets, flat)], dtype=np.int64), -1)
+    np.add.at(edges, np.array([o + s.start for o, s in zip(offsets, flat, strict=True)], dtype=np.int64), 1)
+    np.add.at(edges, np.array([o + s.end for o, s in zip(offsets, flat, strict=True)], dtype=np.int64), -1)
     return np.cumsum(edges[:-1]) > 0
 
 
@@ -147,7 +147,7 @@ class ContextModel:
         for first in range(0, len(positions), ESTIMATE_BLOCK):
             block = positions[first : first + ESTIMATE_BLOCK]
             probabilities[block] = self._estimate(codes, prefix, block)
-        return [probabilities[start : start + len(line)] for start, line in zip(starts.tolist(), folded)]
+        return [probabilities[start : start + len(line)] for start, line in zip(starts.tolist(), folded, strict=True)]
 
     def _estimate(self, codes: np.ndarray, prefix: np.ndarray, positions: np.ndarray) -> np.ndarray:
         estimate = self.priors[codes[positions]]
@@ -175,7 +175,7 @@ def _count_batch(batch: list[tuple[str, int]]) -> _Counts:
     codes, starts = _codes([asciify(line) for line in lowered])
     gold, _ = _codes(lowered)
     weights = np.zeros(len(codes), dtype=np.int64)
-    for start, (line, weight) in zip(starts.tolist(), batch):
+    for start, (line, weight) in zip(starts.tolist(), batch, strict=True):
         weights[start : start + len(line)] = weight
     typed, _ = _codes([line for line, _ in batch])
     weights[typed == ord("I")] = 0  # a capital I is ı or, in a foreign word, i: no evidence

@@ -159,7 +159,8 @@ class Guard:
         fitted = (self.logits(features(lines, places)) > self.threshold) | in_english
         foreign = iter(fitted.tolist())
         return [
-            [fitted if ruled is None else ruled for ruled, fitted in zip(line_rules, foreign)]
+            # ``foreign`` runs on over the next lines' words: each line takes its own from it
+            [fitted if ruled is None else ruled for ruled, fitted in zip(line_rules, foreign, strict=False)]
             for line_rules in ruled_words(lines)
         ]
 
@@ -199,8 +200,8 @@ def shipped_guard() -> Guard:
 
 
 def write_guard(guard: Guard, path: Path, provenance: dict) -> None:
-    weights = {name: round(float(w), 4) for name, w in zip(FEATURES, guard.weights)}
-    sentence = {name: round(float(w), 4) for name, w in zip(SENTENCE_FEATURES, guard.sentence_weights)}
+    weights = {name: round(float(w), 4) for name, w in zip(FEATURES, guard.weights, strict=True)}
+    sentence = {name: round(float(w), 4) for name, w in zip(SENTENCE_FEATURES, guard.sentence_weights, strict=True)}
     values = {"weights": weights, "sentence_weights": sentence, "threshold": guard.threshold, **provenance}
     text = json.dumps(values, indent=1, ensure_ascii=False)
     Path(path).write_text(text + "\n", encoding="utf-8")
@@ -275,7 +276,9 @@ def sentence_features(
         return sentence, np.zeros((0, len(SENTENCE_FEATURES)))
     ratio = _ratios(np.array([word.log_ratio for word in words]), np.array([word.single_letter for word in words]))
     sizes = np.bincount(sentence).astype(np.float64)
-    named = np.array([word.acronym or (word.capitalised and not at.sentence_start) for word, at in zip(words, starts)])
+    named = np.array(
+        [word.acronym or (word.capitalised and not at.sentence_start) for word, at in zip(words, starts, strict=True)]
+    )
     plain = np.bincount(sentence, (~named).astype(np.float64), len(sizes))
     plain_ratio = np.bincount(sentence, np.where(named, 0.0, ratio), len(sizes))
 

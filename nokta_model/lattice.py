@@ -127,7 +127,7 @@ def _forward(
         emissions = position.emissions or [0.0] * len(position.ids)
         for (a, b), total in forward[end - 1].items():
             u, v = us[a], vs[b]
-            for c, (w, emission) in enumerate(zip(position.ids, emissions)):
+            for c, (w, emission) in enumerate(zip(position.ids, emissions, strict=True)):
                 step = scores.get((end, u, v, w), 0.0) + emission
                 if steps is not None:
                     kept.append((a, b, c, step))
@@ -204,13 +204,13 @@ def decoded_rankings(
         best = decoding.best[2:-1]
         rankings = [
             [(spell(position.key, mask) if (mask := position.masks[choice]) else position.key, 1.0)]
-            for position, choice in zip(positions[2:-1], best)
+            for position, choice in zip(positions[2:-1], best, strict=True)
         ]
     else:
         rankings = _typed_rankings(tokens, set(word_spans), positions, decoding, with_scores, typed)
     if tokens == word_spans:  # every word is one token
         return rankings
-    ranked = iter(zip(tokens, rankings))  # each word's tokens, in order, from its start to its end
+    ranked = iter(zip(tokens, rankings, strict=True))  # each word's tokens, in order, from its start to its end
     words = []
     for span in word_spans:
         parts = [next(ranked)]
@@ -256,7 +256,7 @@ def _scored_ranking(position: Position, marginals: list[float], typed: str | Non
     top = max(shares)
     if typed is not None and top >= 0.5 and spell(position.key, position.masks[shares.index(top)]) == typed:
         return []
-    ranked = sorted(zip(position.masks, shares), key=lambda ms: -ms[1])
+    ranked = sorted(zip(position.masks, shares, strict=True), key=lambda ms: -ms[1])
     return [(spell(position.key, mask), share) for mask, share in ranked]
 
 

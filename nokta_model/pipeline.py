@@ -201,7 +201,9 @@ def restore_pieces(restorer: Restorer, decided: list[tuple[Piece, str]]) -> str:
 
 def _restored_texts(restorer: Restorer, decided: list[tuple[Piece, str]]) -> list[str]:
     restored = restorer.restore([prose for _, prose in decided])
-    return [_put_back(piece.body, prose, new) + piece.end for (piece, prose), new in zip(decided, restored)]
+    return [
+        _put_back(piece.body, prose, new) + piece.end for (piece, prose), new in zip(decided, restored, strict=True)
+    ]
 
 
 def restore_lines(restorer: Restorer, lines: Sequence[str], format_name: str = "plain") -> list[str]:
@@ -226,7 +228,7 @@ def _put_back(body: str, prose: str, restored: str) -> str:
     if prose == body:
         return restored
     letters = list(body)
-    for index, (before, after) in enumerate(zip(prose, restored)):
+    for index, (before, after) in enumerate(zip(prose, restored, strict=True)):
         if before != after:
             letters[index] = after
     return "".join(letters)

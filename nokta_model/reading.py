@@ -136,7 +136,7 @@ def _without_accents(spelled: str) -> str:
 
 def _roman_value(numeral: str) -> int:
     values = [_ROMAN_VALUES[ch] for ch in numeral]
-    return sum(-v if v < after else v for v, after in zip(values, [*values[1:], 0]))
+    return sum(-v if v < after else v for v, after in zip(values, [*values[1:], 0], strict=True))
 
 
 def _acronym_letters(typed: str) -> int:
@@ -212,7 +212,7 @@ def _same_stem(typed: str, typed_lower: str, best_lower: str) -> bool:
     """Whether the restorer spelled the stem as typed, a capital I either way (Impacts)."""
     return len(typed_lower) == len(best_lower) and all(
         mine == theirs or (written == "I" and theirs in "ıi")
-        for written, mine, theirs in zip(typed, typed_lower, best_lower)
+        for written, mine, theirs in zip(typed, typed_lower, best_lower, strict=True)
     )
 
 
@@ -220,7 +220,7 @@ def _harmonised(suffix: str, typed_suffix: str, back: bool) -> str:
     """``suffix`` (a spelling of ``typed_suffix``, lower case) with its leading vowels typed
     i or u taking ``back``'s backness, where the first vowel typed otherwise agrees with it."""
     letters = list(suffix)
-    for at, (letter, typed) in enumerate(zip(suffix, typed_suffix)):
+    for at, (letter, typed) in enumerate(zip(suffix, typed_suffix, strict=True)):
         if letter not in _VOWELS:
             continue
         if typed not in "iuIU":

@@ -123,7 +123,7 @@ class Restorer(ABC):
         """Each line with diacritics restored; lengths and all other characters kept."""
         prepared = [self._prepare(line) for line in lines]
         rankings = self._rank(prepared, with_scores=False)
-        return [self._restore_line(line, ranks) for line, ranks in zip(prepared, rankings)]
+        return [self._restore_line(line, ranks) for line, ranks in zip(prepared, rankings, strict=True)]
 
     def suggest(self, lines: Sequence[str]) -> list[list[Suggestion]]:
         """For each line, the words whose best spelling differs from the typed one, with
@@ -132,15 +132,17 @@ class Restorer(ABC):
         prepared = [self._prepare(line) for line in lines]
         changes = self._changes(prepared)
         counted = [_beyond_ascii(line) for line in prepared]
-        asked = [(line, words) for line, words, line_counted in zip(prepared, changes, counted) if line_counted]
+        asked = [
+            (line, words) for line, words, line_counted in zip(prepared, changes, counted, strict=True) if line_counted
+        ]
         best = [model_lower(spelled[0].text) for _, words in asked for _, spelled in words]
         typed = [spelling for line, words in asked for spelling in _as_typed(line, words)]
         counts = self.counts(best + typed)
-        pairs = iter(zip(counts[: len(best)], counts[len(best) :]))
+        pairs = iter(zip(counts[: len(best)], counts[len(best) :], strict=True))
         calibrated = iter(self._calibrated([spelled for words in changes for _, spelled in words]))
         return [
             [_suggestion(line, span, next(calibrated)[0], next(pairs) if line_counted else None) for span, _ in words]
-            for line, words, line_counted in zip(prepared, changes, counted)
+            for line, words, line_counted in zip(prepared, changes, counted, strict=True)
         ]
 
     def choices(self, lines: Sequence[str]) -> list[list[Choice]]:
@@ -151,13 +153,16 @@ class Restorer(ABC):
         found = [
             [
                 (span, spelled)
-                for span, ranking in zip(line.spans, ranks)
+                for span, ranking in zip(line.spans, ranks, strict=True)
                 if ranking and len(spelled := _spellings(line, span, ranking)) > 1
             ]
-            for line, ranks in zip(prepared, rankings)
+            for line, ranks in zip(prepared, rankings, strict=True)
         ]
         calibrated = iter(self._calibrated([spelled for words in found for _, spelled in words]))
-        return [[_choice(line, span, *next(calibrated)) for span, _ in words] for line, words in zip(prepared, found)]
+        return [
+            [_choice(line, span, *next(calibrated)) for span, _ in words]
+            for line, words in zip(prepared, found, strict=True)
+        ]
 
     def _calibrated(self, words: list[tuple[Alternative, ...]]) -> list[tuple[tuple[Alternative, ...], bool]]:
         """Each word's spellings with calibrated confidences (``calibration``), and whether
@@ -167,14 +172,14 @@ class Restorer(ABC):
         kinds = [len(spelled) > 1 and min(next(counts), next(counts)) > 0 for spelled in words]
         return [
             (_with_scores(spelled, self.calibration.shares([alt.score for alt in spelled], kind)), kind)
-            for spelled, kind in zip(words, kinds)
+            for spelled, kind in zip(words, kinds, strict=True)
         ]
 
     def _changes(self, prepared: list[_Line]) -> list[list[tuple[Span, tuple[Alternative, ...]]]]:
         """The changed words of each line (``_changed_words``). The rankings are let go on
         return, before the suggestions are built: fewer objects alive, fewer collections."""
         rankings = self._rank(prepared, with_scores=True, typed=[_typed_lower(line) for line in prepared])
-        return [_changed_words(line, ranks) for line, ranks in zip(prepared, rankings)]
+        return [_changed_words(line, ranks) for line, ranks in zip(prepared, rankings, strict=True)]
 
     def dotted_capitals(self, dotted: list[str], undotted: list[str], ascii_lines: list[bool]) -> list[bool]:
         """Whether each word typed with a capital I may be spelled ``dotted`` (İ there)
@@ -204,10 +209,10 @@ class Restorer(ABC):
     def _keep_foreign_words(self, prepared: list[_Line], rankings: list[list[Ranking]]) -> list[list[Ranking]]:
         """Each foreign word (``foreign_words``) spelled as typed: its only candidate."""
         foreign = self.foreign_words([line.nfc for line in prepared], [line.spans for line in prepared])
-        for line, line_rankings, flags in zip(prepared, rankings, foreign):
+        for line, line_rankings, flags in zip(prepared, rankings, foreign, strict=True):
             if not any(flags):
                 continue
-            for index, (span, is_foreign) in enumerate(zip(line.spans, flags)):
+            for index, (span, is_foreign) in enumerate(zip(line.spans, flags, strict=True)):
                 if is_foreign and line_rankings[index]:
                     line_rankings[index] = [(_foreign_spelling(line, span, line_rankings[index][0][0]), 1.0)]
         return rankings
@@ -226,7 +231,7 @@ class Restorer(ABC):
         without_turkish = {li: TURKISH_ONLY.isdisjoint(prepared[li].nfc) for li in {li for li, *_ in asked}}
         ascii_lines = [without_turkish[li] for li, *_ in asked]
         allowed = self.dotted_capitals(dotted, [undotted for *_, undotted in asked], ascii_lines)
-        for (li, wi, ci, undotted), ok in zip(asked, allowed):
+        for (li, wi, ci, undotted), ok in zip(asked, allowed, strict=True):
             if not ok:
                 rankings[li][wi][ci] = (undotted, rankings[li][wi][ci][1])
         return rankings
@@ -243,7 +248,7 @@ class Restorer(ABC):
         nfc, lowered = line.nfc, line.lowered
         pieces: list[str] = []
         done = 0  # nfc[:done] is in pieces
-        for (start, end), ranking in zip(line.spans, rankings):
+        for (start, end), ranking in zip(line.spans, rankings, strict=True):
             if not ranking:
                 continue
             typed, best = nfc[start:end], ranking[0][0]
@@ -261,7 +266,7 @@ def _changed_words(line: _Line, rankings: list[Ranking]) -> list[tuple[Span, tup
     the user would see it (NFC), best first."""
     changed = []
     nfc, lowered = line.nfc, line.lowered
-    for span, ranking in zip(line.spans, rankings):
+    for span, ranking in zip(line.spans, rankings, strict=True):
         if not ranking:
             continue
         typed = nfc[span.start : span.end]
@@ -332,7 +337,7 @@ def _spellings(line: _Line, span: Span, ranking: Ranking) -> tuple[Alternative, 
 
 
 def _with_scores(spelled: tuple[Alternative, ...], scores: list[float]) -> tuple[Alternative, ...]:
-    return tuple([Alternative(alt.text, score) for alt, score in zip(spelled, scores)])
+    return tuple([Alternative(alt.text, score) for alt, score in zip(spelled, scores, strict=True)])
 
 
 def _lower_as_typed(text: str) -> str:
@@ -395,7 +400,7 @@ def _map_back(line: _Line, restored_nfc: str) -> str:
     if restored_nfc == line.nfc:
         return line.original
     out = list(line.original)
-    for pos, (before, after) in enumerate(zip(line.nfc, restored_nfc)):
+    for pos, (before, after) in enumerate(zip(line.nfc, restored_nfc, strict=True)):
         if before != after:
             out[line.starts[pos]] = after
     return "".join(out)
@@ -407,7 +412,7 @@ def _map_word_back(line: _Line, span: Span, word_nfc: str) -> str:
         return word_nfc
     start, end = line.starts[span.start], line.starts[span.end]
     out = list(line.original[start:end])
-    for pos, (before, after) in enumerate(zip(line.nfc[span.start : span.end], word_nfc)):
+    for pos, (before, after) in enumerate(zip(line.nfc[span.start : span.end], word_nfc, strict=True)):
         if before != after:
             out[line.starts[span.start + pos] - start] = after
     return "".join(out)

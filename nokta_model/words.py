@@ -42,7 +42,7 @@ def spelling_mask(key: str, spelling: str) -> int | None:
     if spelling == key:
         return 0
     mask = 0
-    for pos, (plain, written) in enumerate(zip(key, spelling)):
+    for pos, (plain, written) in enumerate(zip(key, spelling, strict=True)):
         if written == plain or plain not in AMBIGUOUS_LOWER or written != LOWER_TWIN[plain]:
             continue
         if pos >= MAX_MASK_BITS:

@@ -35,7 +35,7 @@ def test_the_file_round_trips_and_refuses_a_corrupt_copy(model, tmp_path):
     save_context_model(model, path, {"note": "test"})
     loaded = load_context_model(path)
     lines = ["kotu mu", "bu yasa iyi"]
-    for a, b in zip(loaded.twin_probabilities(lines), model.twin_probabilities(lines)):
+    for a, b in zip(loaded.twin_probabilities(lines), model.twin_probabilities(lines), strict=True):
         np.testing.assert_array_equal(a, b)
     path.write_bytes(path.read_bytes()[:200])
     with pytest.raises(ModelFileError, match=r"context\.npz"):
@@ -47,7 +47,7 @@ def test_spans_limit_the_estimates_to_the_letters_inside_them(model):
     spans = [[Span(3, 6)], [Span(0, 4), Span(9, 12)]]
     full = model.twin_probabilities(lines)
     limited = model.twin_probabilities(lines, spans)
-    for line, line_spans, everywhere, inside in zip(lines, spans, full, limited):
+    for line, line_spans, everywhere, inside in zip(lines, spans, full, limited, strict=True):
         wanted = np.zeros(len(line), dtype=bool)
         for span in line_spans:
             wanted[span.start : span.end] = True

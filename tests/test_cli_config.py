@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 NOKTA = [sys.executable, "-m", "nokta_model"]
-#: With the count-based model: aci 0.98 and sure 0.98 (below the default 0.99), ucak 0.993.
+#: With the count-based model: aci 0.985 and sure 0.988 (above the default 0.85), ucak 0.993.
 THRESHOLDS = "Bugun aci bir haber geldi, sure doldu.\n"
 #: Typed with Turkish letters: is (0.9996) and kasar (0.75) need the strict threshold, ucak is a slip.
 STRICT = "Bugün hava çok güzel, is yerinde oldu, kasar, ucak.\n"
@@ -49,9 +49,9 @@ def test_each_file_is_checked_under_the_nearest_configuration_and_stdin_under_th
 
 def test_the_threshold_option_wins_over_the_configuration_which_wins_over_the_default(tmp_path):
     write(tmp_path / "t.txt", THRESHOLDS)
-    assert flagged(nokta("check", "t.txt", cwd=tmp_path)) == ["t.txt:1:1 Bugun"]
-    write(tmp_path / "nokta.toml", "confidence-threshold = 0.97\n")
     assert flagged(nokta("check", "t.txt", cwd=tmp_path)) == ["t.txt:1:1 Bugun", "t.txt:1:7 aci", "t.txt:1:28 sure"]
+    write(tmp_path / "nokta.toml", "confidence-threshold = 0.987\n")
+    assert flagged(nokta("check", "t.txt", cwd=tmp_path)) == ["t.txt:1:1 Bugun", "t.txt:1:28 sure"]
     assert flagged(nokta("check", "t.txt", "--threshold", "0.99", cwd=tmp_path)) == ["t.txt:1:1 Bugun"]
 
 
@@ -141,7 +141,7 @@ def test_directives_in_each_comment_form_for_check_and_restore(tmp_path, name):
     restored = nokta("restore", name, *code, cwd=tmp_path).stdout.decode().split("\n")
     lines = text.split("\n")
     changed = sorted({int(where.split(":")[0]) for where in EXPECTED[name]})
-    assert [row + 1 for row, (old, new) in enumerate(zip(lines, restored)) if old != new] == changed
+    assert [row + 1 for row, (old, new) in enumerate(zip(lines, restored, strict=True)) if old != new] == changed
     assert len(restored) == len(lines)  # every other line byte for byte
 
 

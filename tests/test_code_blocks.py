@@ -58,7 +58,7 @@ def test_restore_in_place_leaves_every_formats_code_blocks_byte_for_byte(tmp_pat
         paths[-1].write_text(text, encoding="utf-8")
     result = subprocess.run([*NOKTA, "--in-place", *map(str, paths)], capture_output=True, timeout=300)
     assert result.returncode == 0, result.stderr
-    for path, text in zip(paths, DOCUMENTS.values()):
+    for path, text in zip(paths, DOCUMENTS.values(), strict=True):
         assert path.read_text(encoding="utf-8") == restored_prose(text), path.name
         assert restored_prose(text) != text  # the prose around the block was restored
 

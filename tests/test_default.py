@@ -154,7 +154,7 @@ def test_hyphen_cut_suffixes_but_not_the_izafet():
 
 def test_harmony_variants_spell_every_high_vowel_alike_under_the_id_they_come_from():
     ids, masks = harmony_variants(Position([7, 8], masks=[0b100, 0b000], key="mis"))  # miş, mis
-    assert dict(zip(masks, ids)) == {0b100: 7, 0b110: 7, 0b000: 8, 0b010: 8}  # + mış, mıs
+    assert dict(zip(masks, ids, strict=True)) == {0b100: 7, 0b110: 7, 0b000: 8, 0b010: 8}  # + mış, mıs
     siniz = Position([5, 5, 5], masks=[0b00000, 0b01010, 0b00010], key="siniz")  # siniz, sınız, sıniz
     assert in_harmony(siniz, "ı") == [False, True, False]
     assert in_harmony(Position([5, 5], masks=[0, 1], key="i"), "u") == [True, True]  # Kanun-i: no u to spell

@@ -57,7 +57,7 @@ def test_each_docs_example_comes_out_with_its_code_block_byte_for_byte(tmp_path)
     assert printed.stdout.decode("utf-8") == "".join(map(expected, examples))
     in_place = subprocess.run([*NOKTA, "--in-place", *map(str, files)], capture_output=True, timeout=300)
     assert in_place.returncode == 0, in_place.stderr
-    for file, example in zip(files, examples):
+    for file, example in zip(files, examples, strict=True):
         assert file.read_bytes() == expected(example).encode("utf-8")
 
 

@@ -24,7 +24,7 @@ ENCODINGS = ["utf-8", "utf-16", "utf-32"]
 OPTIONS = {"debounceMs": 0, "confidenceThreshold": 0.9}
 #: A client that takes versioned edits (TextDocumentEdit) and rejects one for another version.
 VERSIONED = {"workspaceEdit": {"documentChanges": True}}
-PAIRS = set(zip("cgiosuCGIOSU", "çğıöşüÇĞİÖŞÜ"))
+PAIRS = set(zip("cgiosuCGIOSU", "çğıöşüÇĞİÖŞÜ", strict=True))
 
 
 async def started(encoding: str, workspace: dict[str, Any] | None = None) -> BenchClient:
@@ -39,7 +39,7 @@ def changed_only_letters_of(before: str, after: str, word: str) -> bool:
     whole-word occurrence of ``word`` in ``before``."""
     if len(before) != len(after):
         return False
-    changed = [i for i, (old, new) in enumerate(zip(before, after)) if old != new]
+    changed = [i for i, (old, new) in enumerate(zip(before, after, strict=True)) if old != new]
     if any((before[i], after[i]) not in PAIRS for i in changed):
         return False
     starts = [s for s in range(len(before)) if before.startswith(word, s) and is_whole_word(before, s, len(word))]
@@ -182,7 +182,7 @@ class Session:
         )
         if done:
             assert self.editor.apply(server.applied[applied])
-            changed = [(a, b) for a, b in zip(before, self.editor.text) if a != b]
+            changed = [(a, b) for a, b in zip(before, self.editor.text, strict=True) if a != b]
             assert len(before) == len(self.editor.text) and changed and set(changed) <= PAIRS
 
 

@@ -138,7 +138,7 @@ def test_incremental_edits_match_editing_the_whole_text(text, edits):
 
 def _position(text: str, offset: int) -> tuple[int, int]:
     lines, ends = split_lines(text)
-    for row, (line, end) in enumerate(zip(lines, ends)):
+    for row, (line, end) in enumerate(zip(lines, ends, strict=True)):
         if offset <= len(line) or row == len(lines) - 1:
             return row, min(offset, len(line))
         offset -= len(line) + len(end)
@@ -150,7 +150,7 @@ def _position(text: str, offset: int) -> tuple[int, int]:
 def _reference(text: str, start: int, end: int, new: str) -> str:
     def offset(position: tuple[int, int]) -> int:
         lines, ends = split_lines(text)
-        return sum(len(line) + len(end) for line, end in zip(lines[: position[0]], ends)) + position[1]
+        return sum(len(line) + len(end) for line, end in zip(lines[: position[0]], ends, strict=False)) + position[1]
 
     return text[: offset(_position(text, start))] + new + text[offset(_position(text, end)) :]
 

@@ -139,7 +139,7 @@ def test_batched_inference_matches_one_line_at_a_time_and_windows_cover_long_lin
     model = tiny_model(replace(TINY, attention_heads=2))
     keys = [asciify(tr_lower(line)) for line in LINES] + ["cok uzun bir satir " * 6]
     together = probabilities(model, keys)
-    for key, line_probabilities in zip(keys, together):
+    for key, line_probabilities in zip(keys, together, strict=True):
         assert line_probabilities.shape == (len(key),)
         np.testing.assert_allclose(line_probabilities, probabilities(model, [key])[0], atol=1e-5)
     assert (together[-1][[i for i, ch in enumerate(keys[-1]) if ch in "cgiosu"]] > 0).all()
@@ -160,16 +160,16 @@ def test_the_network_runs_in_bfloat16_where_native_unless_float32_is_asked(monke
     with runtime.float32():
         float32 = probabilities(model, keys)
     monkeypatch.setenv("NOKTA_NETWORK_FLOAT32", "1")
-    for a, b in zip(float32, probabilities(model, keys)):
+    for a, b in zip(float32, probabilities(model, keys), strict=True):
         np.testing.assert_array_equal(a, b)
     with torch.inference_mode():
-        for key, line_probabilities in zip(keys, float32):
+        for key, line_probabilities in zip(keys, float32, strict=True):
             ids = torch.tensor([[BOUNDARY, *encode_key(key), BOUNDARY]])
             logits, _ = model(ids, None)
             direct = torch.sigmoid(model.calibrated(logits, ids))[0, 1:-1].numpy()
             np.testing.assert_allclose(line_probabilities, direct, atol=1e-6)
-    assert any(not np.array_equal(a, b) for a, b in zip(bfloat16, float32))
-    for a, b in zip(bfloat16, float32):
+    assert any(not np.array_equal(a, b) for a, b in zip(bfloat16, float32, strict=True))
+    for a, b in zip(bfloat16, float32, strict=True):
         np.testing.assert_allclose(a, b, atol=0.02)
 
 
@@ -184,16 +184,16 @@ def test_weights_kept_cast_give_the_same_probabilities_as_autocast_casting_them(
         float32 = probabilities(model, keys)
     model.keep_cast_weights(torch.bfloat16)
     kept = [probabilities(model, keys), *(probabilities(model, [key]) for key in keys)]
-    for before, after in zip(cast_each_call, kept):
-        for a, b in zip(before, after):
+    for before, after in zip(cast_each_call, kept, strict=True):
+        for a, b in zip(before, after, strict=True):
             np.testing.assert_array_equal(a, b)
     with runtime.float32():  # no autocast: the parameters, not the copies
-        for a, b in zip(float32, probabilities(model, keys)):
+        for a, b in zip(float32, probabilities(model, keys), strict=True):
             np.testing.assert_array_equal(a, b)
     with torch.no_grad():  # the copies are what autocast reads now, whatever the parameters
         for parameter in model.backbone.parameters():
             parameter.zero_()
-    for a, b in zip(cast_each_call[0], probabilities(model, keys)):
+    for a, b in zip(cast_each_call[0], probabilities(model, keys), strict=True):
         np.testing.assert_array_equal(a, b)
 
 
@@ -222,7 +222,7 @@ def test_saved_model_loads_with_identical_predictions(tmp_path):
     loaded, meta = load_model(weights)
     assert meta["config"]["hidden"] == TINY.hidden and meta["metrics"] == {"note": "untrained"}
     keys = [asciify(tr_lower(line)) for line in LINES]
-    for before, after in zip(probabilities(model, keys), probabilities(loaded, keys)):
+    for before, after in zip(probabilities(model, keys), probabilities(loaded, keys), strict=True):
         np.testing.assert_array_equal(before, after)
 
 
@@ -287,7 +287,7 @@ def test_cuda_predictions_match_cpu():
     keys = [asciify(tr_lower(line)) for line in LINES]
     on_cpu = probabilities(model, keys)
     on_gpu = probabilities(model.to("cuda"), keys)
-    for a, b in zip(on_cpu, on_gpu):
+    for a, b in zip(on_cpu, on_gpu, strict=True):
         np.testing.assert_allclose(a, b, atol=1e-4)
 
 
@@ -314,9 +314,9 @@ _RESTORER = NeuralRestorer(TorchTagger(tiny_model(seed=3)))
 def test_restorer_invariants(lines):
     restorer = _RESTORER
     restored = restorer.restore(lines)
-    for before, after in zip(lines, restored):
+    for before, after in zip(lines, restored, strict=True):
         assert len(before) == len(after)
-        for a, b in zip(before, after):
+        for a, b in zip(before, after, strict=True):
             assert a == b or (a in AMBIGUOUS and _PAIRS[a] == b)
     assert restorer.restore(restored) == restored
 

@@ -286,9 +286,9 @@ def test_masked_lines_blank_markup_and_leave_each_sentence_to_the_restorer():
 @given(st.sampled_from(list(FORMATS)), st.lists(st.text(max_size=40), max_size=8))
 def test_every_masker_keeps_lengths_and_only_blanks(name, lines):
     lines = [line.replace("\n", " ").replace("\r", " ") for line in lines]
-    for line, out in zip(lines, mask_lines(name, lines)):
+    for line, out in zip(lines, mask_lines(name, lines), strict=True):
         assert len(out) == len(line)
-        assert all(o == c or o in " \t" for o, c in zip(out, line))
+        assert all(o == c or o in " \t" for o, c in zip(out, line, strict=True))
 
 
 def test_prose_needs_neither_the_protocol_nor_torch():

@@ -54,7 +54,7 @@ def test_rejects_non_text(restorer):
 
 def _check_contract(line: str, output: str) -> None:
     assert len(output) == len(line)
-    for before, after in zip(line, output):
+    for before, after in zip(line, output, strict=True):
         if before != after:
             assert before in AMBIGUOUS and after == PAIRS[before]
 
@@ -69,7 +69,7 @@ turkish_like = st.text(
 def test_contract_on_arbitrary_unicode(restorer, lines):
     outputs = restorer.restore(lines)
     assert len(outputs) == len(lines)
-    for line, output in zip(lines, outputs):
+    for line, output in zip(lines, outputs, strict=True):
         _check_contract(line, output)
     assert restorer.restore(outputs) == outputs
 
@@ -78,7 +78,7 @@ def test_contract_on_arbitrary_unicode(restorer, lines):
 @given(turkish_like)
 def test_typed_diacritics_are_kept(restorer, line):
     [output] = restorer.restore([line])
-    for before, after in zip(line, output):
+    for before, after in zip(line, output, strict=True):
         if before not in AMBIGUOUS:
             assert after == before
 

@@ -54,7 +54,7 @@ def test_an_exported_float32_graph_gives_the_probabilities_torch_gives(tmp_path,
     assert onnx_tagger.config == model.config and onnx_tagger.description == {"trained": {"step": 1}}
     with float32():
         by_torch = twin_probabilities(TorchTagger(model), KEYS)
-    for expected, got in zip(by_torch, twin_probabilities(onnx_tagger, KEYS)):
+    for expected, got in zip(by_torch, twin_probabilities(onnx_tagger, KEYS), strict=True):
         np.testing.assert_allclose(got, expected, atol=1e-5)
 
 
@@ -63,7 +63,7 @@ def test_the_shipped_int8_graph_decides_the_letters_the_shipped_checkpoint_does(
     assert graph.runtime == "onnx" and graph.config == checkpoint.config
     with float32():
         by_torch = twin_probabilities(checkpoint, KEYS)
-    for key, expected, got in zip(KEYS, by_torch, twin_probabilities(graph, KEYS)):
+    for key, expected, got in zip(KEYS, by_torch, twin_probabilities(graph, KEYS), strict=True):
         letters = [i for i, ch in enumerate(key) if ch.lower() in "cgiosu"]
         np.testing.assert_allclose(got[letters], expected[letters], atol=0.05)
         confident = [i for i in letters if abs(expected[i] - 0.5) > 0.1]

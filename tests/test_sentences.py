@@ -95,5 +95,5 @@ INITIALS_TYPED_AND_MEANT = [
 @pytest.mark.parametrize("backend", ["ngram", "default"])
 def test_a_capital_initial_ends_no_sentence(backend):
     restorer = load_restorer(backend, device="cpu")
-    typed, meant = zip(*INITIALS_TYPED_AND_MEANT)
+    typed, meant = zip(*INITIALS_TYPED_AND_MEANT, strict=True)
     assert restorer.restore(list(typed)) == list(meant)

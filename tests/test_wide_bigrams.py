@@ -25,7 +25,7 @@ PAIRS = {("<s>", "şu"): 3, ("su", "içti"): 2, ("şu", "içti"): 0, ("<unk>", "
 
 
 def _table(pairs: dict[tuple[str, str], int] = PAIRS, words: dict[str, tuple[int, int]] = WORDS) -> WideBigrams:
-    left, right = zip(*pairs) if pairs else ((), ())
+    left, right = zip(*pairs, strict=True) if pairs else ((), ())
     return WideBigrams(
         SortedTable.build(
             pair_keys(hash_all(list(left)), hash_all(list(right))), np.array(list(pairs.values()), np.uint8)
@@ -77,7 +77,7 @@ def test_batches_of_any_size_agree_with_single_queries(table):
     left = [words[i] for i in rng.integers(0, len(words), 1000)]
     right = [words[i] for i in rng.integers(0, len(words), 1000)]
     batched = table.log10_pairs(left, right)
-    assert batched.tolist() == [table.log10_pairs([a], [b])[0] for a, b in zip(left, right)]
+    assert batched.tolist() == [table.log10_pairs([a], [b])[0] for a, b in zip(left, right, strict=True)]
     assert table.log10_pairs([], []).shape == (0,)
 
 

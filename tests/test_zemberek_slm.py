@@ -48,7 +48,7 @@ def _levels(keys: list[tuple[int, int]]) -> tuple[list[tuple[int, bytes, list[in
                 local = [_seeded(key, seed) % len(left) for key in members]
                 if len(set(local)) == len(local) and not set(local) & set(taken.values()):
                     seeds[bucket] = seed
-                    taken.update(zip(members, local))
+                    taken.update(zip(members, local, strict=True))
                     break
         failed = [free[j] for j in range(len(left)) if j not in taken.values()]
         levels.append((len(left), bytes(seeds), failed))
@@ -122,7 +122,7 @@ def test_the_distilled_table_gives_the_model_values(model):
     others = [word for word in VOCABULARY if word not in ("şu", "su")]
     pairs = [(other, word) for word in ("şu", "su") for other in others]
     pairs += [(word, other) for other, word in pairs]
-    left, right = (list(side) for side in zip(*pairs))
+    left, right = (list(side) for side in zip(*pairs, strict=True))
     expected = model.bigram_log10(model.word_ids(left), model.word_ids(right))
     assert table.log10_pairs(left, right) == pytest.approx(expected, abs=MARGIN)
     assert table.unigrams(VOCABULARY).tolist() == model.unigram_log10.tolist()

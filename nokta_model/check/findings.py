@@ -147,7 +147,7 @@ def suggestions_for(texts: Sequence[str], restorer: Restorer, cache: SuggestionC
         else:
             found[text] = cached
     if missing:
-        for text, suggestions in zip(missing, restorer.suggest(missing)):
+        for text, suggestions in zip(missing, restorer.suggest(missing), strict=True):
             cache.put(text, suggestions)
             found[text] = tuple(suggestions)
     return [found[text] for text in texts]
@@ -164,7 +164,7 @@ def check(
     """Findings for a document's lines, in document order."""
     texts = model_input(lines, masker, options.max_line_length)
     findings: list[Finding] = []
-    for row, (text, suggestions) in enumerate(zip(texts, suggestions_for(texts, restorer, cache))):
+    for row, (text, suggestions) in enumerate(zip(texts, suggestions_for(texts, restorer, cache), strict=True)):
         findings.extend(line_findings(row, text, suggestions, options))
     return findings
 

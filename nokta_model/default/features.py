@@ -53,7 +53,7 @@ _HARMONY = {"a": "ı", "ı": "ı", "e": "i", "i": "i", "o": "u", "u": "u", "ö":
 def letter_scorer(free: np.ndarray, logits: np.ndarray) -> MaskScorer:
     """Log probability of a spelling mask under independent letter logits at positions ``free``."""
     plain_total = -float(np.logaddexp(0.0, logits).sum())
-    gains = dict(zip(free.tolist(), logits.tolist()))
+    gains = dict(zip(free.tolist(), logits.tolist(), strict=True))
 
     def log_probability(mask: int) -> float:
         return plain_total + sum(gain for bit, gain in gains.items() if mask >> bit & 1)
@@ -118,8 +118,8 @@ def harmony_variants(position: Position) -> tuple[list[int], list[int]]:
     or all back (ı, u). A new spelling takes the word id of the one it comes from, so the
     word model scores it as that one."""
     vowel_bits = sum(1 << pos for pos, ch in enumerate(position.key) if ch in "iu")
-    found = dict(zip(position.masks, position.ids))
-    for mask, word_id in zip(position.masks, position.ids):
+    found = dict(zip(position.masks, position.ids, strict=True))
+    for mask, word_id in zip(position.masks, position.ids, strict=True):
         for variant in (mask & ~vowel_bits, mask | vowel_bits):
             found.setdefault(variant, word_id)
     return list(found.values()), list(found)

@@ -151,9 +151,9 @@ def _spelled_back(key: str, pos: int, mask: int) -> bool:
 def harmonious_position(position: Position, suffix: Suffix, both: bool) -> Position:
     """``position`` with each spelling replaced by those of ``harmonious_masks`` (a new
     spelling takes the word id of the one it comes from, so the word model scores it as that one)."""
-    own = dict(zip(position.masks, position.ids))
+    own = dict(zip(position.masks, position.ids, strict=True))
     found: dict[int, int] = {}
-    for mask, word_id in zip(position.masks, position.ids):
+    for mask, word_id in zip(position.masks, position.ids, strict=True):
         for variant in harmonious_masks(position.key, suffix, mask, both):
             found.setdefault(variant, own.get(variant, word_id))
     if list(found) == position.masks:

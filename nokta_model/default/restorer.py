@@ -359,7 +359,7 @@ class DefaultRestorer(Restorer):
             counted = self.ngram.unseen_letter_probabilities(key, typed)
             logits = logits + weights.unseen_counted * _logit(np.array([counted.get(b, 0.5) for b in free.tolist()]))
         score = letter_scorer(free, logits)
-        gains = dict(zip(free.tolist(), logits.tolist()))
+        gains = dict(zip(free.tolist(), logits.tolist(), strict=True))
         best = typed | sum(1 << bit for bit, gain in gains.items() if gain > 0)
         flips = sorted(gains, key=lambda bit: abs(gains[bit]))[:UNSEEN_ALTERNATIVES]
         masks = [best] + [best ^ (1 << bit) for bit in flips]
@@ -517,7 +517,7 @@ def _hyphen_cuts(line: str, tokens: list[Span], positions: list[Position]) -> li
         and not line[token.start].isupper()
         and _HYPHEN_GAP_RE.fullmatch(line, tokens[index - 1].end, token.start) is not None
         and is_hyphenated_suffix(position.key or token_key(line[token.start : token.end]))
-        for index, (token, position) in enumerate(zip(tokens, positions))
+        for index, (token, position) in enumerate(zip(tokens, positions, strict=True))
     ]
 
 

@@ -48,7 +48,7 @@ def twin_probabilities(tagger: Tagger, keys: list[str]) -> list[np.ndarray]:
     pieces.sort(key=lambda piece: len(piece.ids))
     for batch in batches(pieces):
         ids, lengths = padded(batch)
-        for piece, row in zip(batch, tagger.probabilities(ids, lengths)):
+        for piece, row in zip(batch, tagger.probabilities(ids, lengths), strict=True):
             out[piece.line][piece.start + piece.keep_from : piece.start + piece.keep_to] = row[
                 piece.keep_from : piece.keep_to
             ]

@@ -139,7 +139,7 @@ class DilatedCnnBackbone(Backbone):
     def forward(self, x: torch.Tensor, lengths: torch.Tensor | None) -> torch.Tensor:
         mask = _valid_mask(x, lengths).unsqueeze(-1)
         h = self.project(x) * mask
-        for conv, norm in zip(self.convs, self.norms):
+        for conv, norm in zip(self.convs, self.norms, strict=True):
             update = F.gelu(conv(h.transpose(1, 2)).transpose(1, 2))
             h = norm(h + self.dropout(update)) * mask
         return h

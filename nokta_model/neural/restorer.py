@@ -47,13 +47,13 @@ class NeuralRestorer(Restorer):
         probabilities = self.line_probabilities(cased or lines)
         if not with_scores:
             rankings = []
-            for line, line_spans, p in zip(lines, spans, probabilities):
+            for line, line_spans, p in zip(lines, spans, probabilities, strict=True):
                 best = best_spelling(line, p)
                 rankings.append([[(best[s.start : s.end], 1.0)] for s in line_spans])
             return rankings
         return [
             [ranked_spellings(line[s.start : s.end], p[s.start : s.end], self.max_candidates) for s in line_spans]
-            for line, line_spans, p in zip(lines, spans, probabilities)
+            for line, line_spans, p in zip(lines, spans, probabilities, strict=True)
         ]
 
     def line_probabilities(self, lines: list[str]) -> list[np.ndarray]:

@@ -28,6 +28,6 @@ def score_windows(lm: LanguageModel, sentences: list[list[Position]]) -> list[di
     scores = lm.log_scores(ids[:, 1], ids[:, 2], ids[:, 3]).tolist()
     result, start = [], 0
     for queries in per_sentence:
-        result.append(dict(zip(queries, scores[start : start + len(queries)])))
+        result.append(dict(zip(queries, scores[start : start + len(queries)], strict=True)))
         start += len(queries)
     return result

@@ -156,7 +156,7 @@ def _identity(path: Path) -> tuple:
 def _read_model(path: Path) -> LanguageModel:
     archive = Archive(ARCHIVE, path)
     with _inconsistent_tables_refused(path), ThreadPoolExecutor(READ_THREADS) as pool:
-        arrays = dict(zip(_EAGER, pool.map(lambda name: _array(archive, name), _EAGER)))
+        arrays = dict(zip(_EAGER, pool.map(lambda name: _array(archive, name), _EAGER), strict=True))
 
         def table(keys: str, values: str) -> SortedTable:
             return SortedTable(arrays[keys], arrays[values])

@@ -53,7 +53,7 @@ def word_stem(spelling: str) -> str:
 
 def dotted_reading(spelling: str, typed: str) -> str:
     """``spelling`` (``typed`` in Turkish lower case) with i wherever ``typed`` has a capital I."""
-    return "".join("i" if ch == "I" else low for ch, low in zip(typed, spelling))
+    return "".join("i" if ch == "I" else low for ch, low in zip(typed, spelling, strict=True))
 
 
 def is_acronym(token: str) -> bool:

@@ -95,7 +95,7 @@ class CharModel:
         probabilities: list[dict[int, float]] = [{} for _ in words]
         for step in range(max(map(len, positions), default=0)):
             asked = []  # (word, position) of each letter no stem or typed letter fixes
-            for word, ((_, fixed), word_positions) in enumerate(zip(words, positions)):
+            for word, ((_, fixed), word_positions) in enumerate(zip(words, positions, strict=True)):
                 if step < len(word_positions):
                     pos = word_positions[step]
                     if pos in fixed:
@@ -108,7 +108,7 @@ class CharModel:
                 for text in _context_texts(words[word][0], "".join(spelled[word][:pos]), pos)
             ]
             found = self._window_probabilities(hash_all(texts)) if texts else []
-            for (word, pos), probability in zip(asked, found):
+            for (word, pos), probability in zip(asked, found, strict=True):
                 probabilities[word][pos] = probability
             for word, word_positions in enumerate(positions):
                 if step < len(word_positions):

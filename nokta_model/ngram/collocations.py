@@ -140,7 +140,7 @@ def _fill(
 ) -> None:
     """Sum each word's neighbours' log ratios into ``scores``."""
     beside: dict[tuple[int, int], dict[int, list[float]]] = {}
-    for (s, w, c), offset, count in zip(queries, offsets, found):
+    for (s, w, c), offset, count in zip(queries, offsets, found, strict=True):
         beside.setdefault((s, w), {}).setdefault(offset, [0.0] * len(sentences[s][w].ids))[c] = count
     for (s, w), by_offset in beside.items():
         word_ids = sentences[s][w].ids

@@ -84,7 +84,7 @@ class NgramRestorer(Restorer):
         return [
             under_dotted >= under_plain if under_plain else (d > 0 or (u == 0 and ascii_line)) and d >= u
             for d, u, ascii_line, (under_dotted, under_plain) in zip(
-                counts[: len(dotted)], counts[len(dotted) :], ascii_lines, under
+                counts[: len(dotted)], counts[len(dotted) :], ascii_lines, under, strict=True
             )
         ]
 
@@ -98,7 +98,7 @@ class NgramRestorer(Restorer):
         under = self._under_capitals([dotted[i] for i in suffixed], [undotted[i] for i in suffixed])
         under_stems = self._under_capitals([d for d, _ in stems], [u for _, u in stems])
         dotted, undotted = list(dotted), list(undotted)
-        for i, (d, u), word, stem in zip(suffixed, stems, under, under_stems):
+        for i, (d, u), word, stem in zip(suffixed, stems, under, under_stems, strict=True):
             if not any(word) and any(stem):
                 dotted[i], undotted[i] = d, u
         return dotted, undotted
@@ -107,12 +107,12 @@ class NgramRestorer(Restorer):
         """(times written under a capital İ, under a capital I) of each word: of its hyphen
         parts the capital changes, summed (CRISPR-Cas9 is asked about as crispr)."""
         parts = [
-            [part for part, plain in zip(word_part_texts(d), word_part_texts(u)) if part != plain] or [d]
-            for d, u in zip(dotted, undotted)
+            [part for part, plain in zip(word_part_texts(d), word_part_texts(u), strict=True) if part != plain] or [d]
+            for d, u in zip(dotted, undotted, strict=True)
         ]
         flat = [part for word in parts for part in word]
         rows = iter(self.model.capitals.get(hash_all(flat), 0).reshape(-1, 2).tolist() if flat else [])
-        return [[sum(column) for column in zip(*islice(rows, len(word)))] for word in parts]
+        return [[sum(column) for column in zip(*islice(rows, len(word)), strict=True)] for word in parts]
 
     def foreign_words(self, lines: list[str], spans: list[list[Span]]) -> list[list[bool]]:
         """Per word, whether it is foreign (``codeswitch``): its English frequency against
@@ -122,12 +122,12 @@ class NgramRestorer(Restorer):
         guard, inputs = shipped_guard(), self.guard_inputs(lines, spans)
         in_english = guard.in_english_sentence(*inputs)
         found, english = guard.foreign_words(*inputs, in_english), iter(in_english.tolist())
-        for line, line_spans, flags in zip(lines, spans, found):
+        for line, line_spans, flags in zip(lines, spans, found, strict=True):
             line_english = list(islice(english, len(line_spans)))
             if "'" in line or "’" in line or ")" in line or '"' in line or "”" in line:
                 flags[:] = [
                     flag and (kept or not _suffix(line, start, end))
-                    for flag, kept, (start, end) in zip(flags, line_english, line_spans)
+                    for flag, kept, (start, end) in zip(flags, line_english, line_spans, strict=True)
                 ]
         return found
 
@@ -136,7 +136,7 @@ class NgramRestorer(Restorer):
     ) -> tuple[list[list[WordEvidence]], list[list[Place]]]:
         """The ``WordEvidence`` and ``Place`` of each word span of each (NFC, as typed) line."""
         words, places = [], []
-        for line, line_spans in zip(lines, spans):
+        for line, line_spans in zip(lines, spans, strict=True):
             in_capitals = not any(map(str.islower, line))
             for start, end in line_spans:
                 stem = line[start:end]
@@ -152,7 +152,10 @@ class NgramRestorer(Restorer):
         """``WordEvidence`` of each (stem, capital on a line in capitals)."""
         keys = [token_key(stem) for stem, _ in words]
         found = self._remembered(self._evidence_of, keys, self._key_evidence)
-        return [_word_evidence(stem, evidence, in_capitals) for (stem, in_capitals), evidence in zip(words, found)]
+        return [
+            _word_evidence(stem, evidence, in_capitals)
+            for (stem, in_capitals), evidence in zip(words, found, strict=True)
+        ]
 
     def _key_evidence(self, keys: list[str]) -> list[KeyEvidence]:
         """``KeyEvidence`` of each key: its English frequency, its counts in running text,
@@ -172,7 +175,7 @@ class NgramRestorer(Restorer):
                 turkish_acronym,
                 _turkish_spelled(key, spelled[key]),
             )
-            for key, row, z, turkish_acronym in zip(keys, english.tolist(), zipf, acronyms)
+            for key, row, z, turkish_acronym in zip(keys, english.tolist(), zipf, acronyms, strict=True)
         ]
 
     def counts(self, spellings: list[str]) -> list[float]:
@@ -193,9 +196,9 @@ class NgramRestorer(Restorer):
         lexicon = self.model.lexicon
         ranges = self._candidate_ids(distinct)
         ids = [i for candidates in ranges for i in candidates]
-        found = iter(zip(lexicon.masks[ids].tolist(), lexicon.counts[ids].tolist()))
+        found = iter(zip(lexicon.masks[ids].tolist(), lexicon.counts[ids].tolist(), strict=True))
         spelled: dict[str, dict[int | None, float]] = {}
-        for key, candidates in zip(distinct, ranges):
+        for key, candidates in zip(distinct, ranges, strict=True):
             counts = spelled[key] = {}
             for mask, count in islice(found, len(candidates)):
                 counts[mask] = max(count, counts.get(mask, 0.0))
@@ -209,15 +212,15 @@ class NgramRestorer(Restorer):
         typed: list[str] | None = None,
         cased: list[str] | None = None,
     ) -> list[list[Ranking]]:
-        tokens = [token_spans(word_spans, line) for word_spans, line in zip(spans, lines)]
-        texts = [line[start:end] for line, line_tokens in zip(lines, tokens) for start, end in line_tokens]
+        tokens = [token_spans(word_spans, line) for word_spans, line in zip(spans, lines, strict=True)]
+        texts = [line[start:end] for line, line_tokens in zip(lines, tokens, strict=True) for start, end in line_tokens]
         candidates = iter(self.candidates(texts))
         sentences = [sentence_positions(islice(candidates, len(t))) for t in tokens]
         scores = self.arc_scores(sentences)
         return [
             line_rankings(line, word_spans, line_tokens, sentence, arcs, with_scores, line_typed)
             for line, word_spans, line_tokens, sentence, arcs, line_typed in zip(
-                lines, spans, tokens, sentences, scores, typed_per_line(typed, len(lines))
+                lines, spans, tokens, sentences, scores, typed_per_line(typed, len(lines)), strict=True
             )
         ]
 
@@ -260,7 +263,7 @@ class NgramRestorer(Restorer):
         ranges = self._candidate_ids(keys)
         found = iter(self._spellings(ranges))
         known, unseen = [], []
-        for key, text, ids in zip(keys, texts, ranges):
+        for key, text, ids in zip(keys, texts, ranges, strict=True):
             typed = spelling_mask(key, text) or 0
             spellings = list(islice(found, len(ids)))
             if typed:
@@ -273,14 +276,14 @@ class NgramRestorer(Restorer):
             Position([i for i, _, _ in spellings], masks=[mask for _, mask, _ in spellings], key=key)
             if spellings
             else _unseen_position(key, next(letters))
-            for key, spellings in zip(keys, known)
+            for key, spellings in zip(keys, known, strict=True)
         ]
 
     def _spellings(self, ranges: list[range]) -> list[tuple[int, int, float]]:
         """(id, mask, count) of every candidate id in ``ranges``, one range after another."""
         lexicon = self.model.lexicon
         ids = [i for candidates in ranges for i in candidates]
-        return list(zip(ids, lexicon.masks[ids].tolist(), lexicon.counts[ids].tolist()))
+        return list(zip(ids, lexicon.masks[ids].tolist(), lexicon.counts[ids].tolist(), strict=True))
 
     def _candidate_ids(self, keys: list[str]) -> list[range]:
         """``Lexicon.candidates`` of each key, remembered: ``counts`` asks again for the keys
@@ -294,17 +297,17 @@ class NgramRestorer(Restorer):
         text at hand are those that come again soonest."""
         with self._cache_lock:
             cached = list(map(cache.get, items))
-        new = list(dict.fromkeys([item for item, value in zip(items, cached) if value is None]))
+        new = list(dict.fromkeys([item for item, value in zip(items, cached, strict=True) if value is None]))
         if not new:
             return cached
-        found = dict(zip(new, look_up(new)))
+        found = dict(zip(new, look_up(new), strict=True))
         with self._cache_lock:
             if len(cache) + len(found) > TOKEN_CACHE_SIZE:
-                kept = {item: value for item, value in zip(items, cached) if value is not None}
+                kept = {item: value for item, value in zip(items, cached, strict=True) if value is not None}
                 cache.clear()
                 cache.update(kept)
             cache.update(found)
-        return [found[item] if value is None else value for item, value in zip(items, cached)]
+        return [found[item] if value is None else value for item, value in zip(items, cached, strict=True)]
 
     def unseen_letter_probabilities(self, key: str, typed: int) -> dict[int, float]:
         """P(twin) of each ambiguous letter of a word the lexicon lacks (``typed``: the
@@ -318,9 +321,11 @@ class NgramRestorer(Restorer):
 
     def _letter_probabilities(self, words: list[tuple[str, int]]) -> list[dict[int, float]]:
         fixed = self._stem_letters(words)
-        for (key, typed), letters in zip(words, fixed):
+        for (key, typed), letters in zip(words, fixed, strict=True):
             letters.update((pos, True) for pos in range(len(key)) if typed >> pos & 1)
-        return self.model.chars.all_twin_probabilities([(key, letters) for (key, _), letters in zip(words, fixed)])
+        return self.model.chars.all_twin_probabilities(
+            [(key, letters) for (key, _), letters in zip(words, fixed, strict=True)]
+        )
 
     def _stem_letters(self, words: list[tuple[str, int]]) -> list[dict[int, bool]]:
         """For each (key, typed) word, the spelling of the ambiguous letters of the longest
@@ -331,7 +336,7 @@ class NgramRestorer(Restorer):
         masks = iter([[mask for _, mask, _ in islice(spellings, len(ids))] for ids in ranges])
         return [
             _stem_spelling(word_prefixes, list(islice(masks, len(word_prefixes))), typed)
-            for (_, typed), word_prefixes in zip(words, prefixes)
+            for (_, typed), word_prefixes in zip(words, prefixes, strict=True)
         ]
 
 
@@ -405,7 +410,7 @@ def _turkish_spelled(key: str, spellings: dict[int | None, float]) -> bool:
 def _stem_spelling(prefixes: list[str], masks: list[list[int]], typed: int) -> dict[int, bool]:
     """The ambiguous letters of the first (longest) of ``prefixes`` with a spelling (of its
     ``masks``) that has every letter ``typed`` Turkish, spelled as that spelling has them."""
-    for prefix, prefix_masks in zip(prefixes, masks):
+    for prefix, prefix_masks in zip(prefixes, masks, strict=True):
         prefix_typed = typed & ((1 << len(prefix)) - 1)
         agreeing = [mask for mask in prefix_masks if mask & prefix_typed == prefix_typed]
         if agreeing:

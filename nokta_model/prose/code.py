@@ -123,13 +123,13 @@ def _without_data_strings(line: str, out: list[str], strings: list[tuple[int, in
     if not strings:
         return "".join(out)
     one_word = [_ONE_WORD_RE.fullmatch(line, start, end) is not None for start, end in strings]
-    keys = [word and _is_key(line, start, end) for (start, end), word in zip(strings, one_word)]
+    keys = [word and _is_key(line, start, end) for (start, end), word in zip(strings, one_word, strict=True)]
     listed = [False] * len(strings)
     for index in range(len(strings) - 1):
         between = line[strings[index][1] + 1 : strings[index + 1][0] - 1]
         if one_word[index] and one_word[index + 1] and not keys[index + 1] and between.strip() == ",":
             listed[index] = listed[index + 1] = True
-    for (start, end), key, in_list in zip(strings, keys, listed):
+    for (start, end), key, in_list in zip(strings, keys, listed, strict=True):
         if key or in_list or _DATA_RE.search(line, start, end):
             out[start:end] = blank(line[start:end])
     return "".join(out)

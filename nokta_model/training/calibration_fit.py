@@ -52,7 +52,7 @@ def decisions(restorer: Restorer, gold_lines: Sequence[str]) -> list[Decided]:
     found: list[Decided] = []
     for start in range(0, len(inputs), BATCH_LINES):
         batch = inputs[start : start + BATCH_LINES]
-        for line, choices in zip(gold[start:], uncalibrated.choices(batch)):
+        for line, choices in zip(gold[start:], uncalibrated.choices(batch), strict=True):
             found.extend(
                 Decided(
                     tuple(alt.score for alt in choice.alternatives),

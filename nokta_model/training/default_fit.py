@@ -84,7 +84,7 @@ class _Memo:
     def outputs(self, lines: list[str]) -> list:
         missing = list(dict.fromkeys(line for line in lines if line not in self.cache))
         if missing:
-            self.cache.update(zip(missing, getattr(self.model, self.method)(missing)))
+            self.cache.update(zip(missing, getattr(self.model, self.method)(missing), strict=True))
         return [self.cache[line] for line in lines]
 
 

@@ -124,7 +124,11 @@ def training_texts(tune: Sequence[str], english: Sequence[str], seed: int = 11) 
     """(typed, meant) lines: the tune lines typed in ASCII, with slips and as written,
     English sentences alone and after a tune line typed in ASCII."""
     rng = random.Random(seed)
-    texts = [*zip(ascii_inputs(tune), tune), *zip(with_slips(tune), tune), *zip(tune, tune)]
+    texts = [
+        *zip(ascii_inputs(tune), tune, strict=True),
+        *zip(with_slips(tune), tune, strict=True),
+        *zip(tune, tune, strict=True),
+    ]
     texts += code_switched(tune, english, rng)
     for sentence in english:
         if rng.random() < MIXED_SHARE:
@@ -229,8 +233,8 @@ def decisions(restorer: Restorer, texts: Sequence[tuple[str, str]]) -> tuple[np.
     evidence, places = guard_backend(restorer).guard_inputs(typed, spans)
     rows, labels = [], []
     row = 0
-    for (line, meant), out, line_spans, ruled in zip(texts, bare, spans, ruled_words(evidence)):
-        for span, rule in zip(line_spans, ruled):
+    for (line, meant), out, line_spans, ruled in zip(texts, bare, spans, ruled_words(evidence), strict=True):
+        for span, rule in zip(line_spans, ruled, strict=True):
             was, became, wanted = (text[span.start : span.end] for text in (line, out, meant))
             kept = kept_spelling(was, became)
             if kept != became and rule is None and wanted in (kept, became):

@@ -63,7 +63,7 @@ def confusable_ids(lm: ZemberekBigramLM, lexicon_counts: Counter) -> np.ndarray:
             keys[asciify(word)].append(word_id)
     shared = [ids for ids in keys.values() if len(ids) > 1]
     flat = [word_id for ids in shared for word_id in ids]
-    counts = dict(zip(flat, lexicon_counts([lm.vocabulary[word_id] for word_id in flat])))
+    counts = dict(zip(flat, lexicon_counts([lm.vocabulary[word_id] for word_id in flat]), strict=True))
     chosen = [word_id for ids in shared for word_id in _plausible(lm, ids, counts)]
     return np.array(sorted(chosen), dtype=np.int64)
 
@@ -76,7 +76,7 @@ def _plausible(lm: ZemberekBigramLM, ids: list[int], counts: dict[int, float]) -
     else:
         unigram = lm.unigram_log10[ids]
         keep = (unigram >= MODEL_ONLY_FLOOR) & (unigram >= unigram.max() + np.log10(MODEL_ONLY_SHARE))
-    return [word_id for word_id, kept in zip(ids, keep) if kept] if keep.sum() > 1 else []
+    return [word_id for word_id, kept in zip(ids, keep, strict=True) if kept] if keep.sum() > 1 else []
 
 
 def neighbour_ids(lm: ZemberekBigramLM, count: int = NEIGHBOURS) -> np.ndarray:
@@ -109,7 +109,7 @@ def informative_bigrams(
         done = min(first + step, len(words))
         kept = sum(len(part[0]) for part in found)
         log(f"{done:,}/{len(words):,} words, {kept:,} bigrams, {time.monotonic() - started:.0f} s")
-    left, right, ranks = (np.concatenate(parts) for parts in zip(*found))
+    left, right, ranks = (np.concatenate(parts) for parts in zip(*found, strict=True))
     _, first_of_each = np.unique(left * len(lm.vocabulary) + right, return_index=True)
     return left[first_of_each], right[first_of_each], ranks[first_of_each]
 
@@ -156,7 +156,7 @@ def tune_contexts(lm: ZemberekBigramLM, corpus_dir: Path) -> tuple[list[Context]
     for _, line in split_lines(corpus_dir, "tune"):
         parts = [part for span in word_spans(line) for part in word_part_texts(line[span.start : span.end])]
         padded = [SENTENCE_START, *(tr_lower(part).replace("’", "'") for part in parts), SENTENCE_END]
-        for left, word, right in zip(padded, padded[1:], padded[2:]):
+        for left, word, right in zip(padded, padded[1:], padded[2:], strict=True):
             if word in spellings.get(asciify(word), ()):
                 contexts.append((left, word, right))
     return contexts, dict(spellings)
@@ -166,9 +166,9 @@ def choices(contexts: list[Context], spellings: dict[str, list[str]], score: Sco
     """For each (left, word, right), whether ``score(left, c, right)`` is highest for the
     gold spelling among every confusable spelling c of its key."""
     rows = [(n, left, c, right) for n, (left, word, right) in enumerate(contexts) for c in spellings[asciify(word)]]
-    which, left, candidate, right = (list(column) for column in zip(*rows))
+    which, left, candidate, right = (list(column) for column in zip(*rows, strict=True))
     best: dict[int, tuple[float, str]] = {}
-    for n, value, spelling in zip(which, score(left, candidate, right).tolist(), candidate):
+    for n, value, spelling in zip(which, score(left, candidate, right).tolist(), candidate, strict=True):
         if n not in best or value > best[n][0]:
             best[n] = (value, spelling)
     return np.array([best[n][1] == word for n, (_, word, _) in enumerate(contexts)])

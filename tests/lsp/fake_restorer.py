@@ -84,17 +84,20 @@ class FakeRestorer(Restorer):
             while time.perf_counter() < end:
                 pass
         return [
-            [list(LEXICON.get(line[s.start : s.end], [])) for s in line_spans] for line, line_spans in zip(lines, spans)
+            [list(LEXICON.get(line[s.start : s.end], [])) for s in line_spans]
+            for line, line_spans in zip(lines, spans, strict=True)
         ]
 
     def foreign_words(self, lines: list[str], spans: list[list[Span]]) -> list[list[bool]]:
-        return [_in_english_sentence(line, line_spans) for line, line_spans in zip(lines, spans)]
+        return [_in_english_sentence(line, line_spans) for line, line_spans in zip(lines, spans, strict=True)]
 
 
 def _in_english_sentence(line: str, spans: list[Span]) -> list[bool]:
     sentence_of = [len(_SENTENCE_END.findall(line, 0, span.start)) for span in spans]
     english = {}
     for sentence in set(sentence_of):
-        words = [line[span.start : span.end].lower() for span, of in zip(spans, sentence_of) if of == sentence]
+        words = [
+            line[span.start : span.end].lower() for span, of in zip(spans, sentence_of, strict=True) if of == sentence
+        ]
         english[sentence] = len(words) >= 3 and 2 * sum(word in ENGLISH for word in words) > len(words)
     return [english[sentence] for sentence in sentence_of]

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 _LINE_RE = re.compile(r"[^\r\n]*(\r\n|\r|\n|$)")
-_PAIRS = {(a, b) for a, b in zip("cgiosuCGIOSU", "çğıöşüÇĞİÖŞÜ")}
+_PAIRS = {(a, b) for a, b in zip("cgiosuCGIOSU", "çğıöşüÇĞİÖŞÜ", strict=True)}
 
 
 def lines_of(text: str) -> list[tuple[int, str]]:
@@ -91,7 +91,7 @@ def only_flagged_letters_changed(before: str, after: str, flagged: list[tuple[in
     """Same length; every change a Turkish pair of an ASCII letter inside a flagged range."""
     if len(before) != len(after):
         return False
-    for index, (old, new) in enumerate(zip(before, after)):
+    for index, (old, new) in enumerate(zip(before, after, strict=True)):
         if old != new and ((old, new) not in _PAIRS or not any(s <= index < e for s, e in flagged)):
             return False
     return True

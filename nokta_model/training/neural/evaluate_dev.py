@@ -22,7 +22,7 @@ def dev_metrics(model: CharTagger, lines: list[str]) -> dict[str, float]:
     model.train(was_training)
     letters_right = letters = words_right = words = 0
     log_loss = 0.0
-    for line, p in zip(lines, probabilities):
+    for line, p in zip(lines, probabilities, strict=True):
         _, labels = encode_with_labels(line)
         scored = labels >= 0
         correct = (p >= 0.5) == (labels == 1)
