@@ -160,7 +160,7 @@ def model_card_table() -> str:
 
 
 #: The files ``bench.lsp_latency`` runs were written to, the backend each ran named in its settings.
-LATENCY_RESULTS = ("lsp_latency", "lsp_latency_default")
+LATENCY_RESULTS = ("lsp_latency",)
 
 
 def latency_rows(default: dict | None, ngram: dict | None) -> list[list[str]]:
