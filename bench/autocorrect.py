@@ -8,7 +8,7 @@ many words are changed wrongly) and one typing it correctly (how many words auto
 changes, all of them wrongly). Words are compared with â î û folded, as nokta's other
 benchmarks score restoration; the exact recall is reported beside it.
 
-``--tune`` runs nokta's autocorrect in process (``nokta_lsp.autocorrect``, the server's own
+``--tune`` runs nokta's autocorrect in process (``nokta_lsp.analysis.autocorrect``, the server's own
 code, no protocol) on corpus dev lines for a grid of thresholds (one model pass: the model
 sees the same text at every threshold) and picks ``autocorrectThreshold``'s default: the
 fewest wrong changes while the recall stays high (``RECALL_FLOOR``). Never on shared/bench.
@@ -127,7 +127,7 @@ class InProcess:
     written: frozenset[str] = field(default_factory=frozenset)
 
     def type_document(self, typed_lines: Sequence[str]) -> list[str]:
-        from nokta_lsp.autocorrect import Autocorrector
+        from nokta_lsp.analysis.autocorrect import Autocorrector
 
         corrector, lines = Autocorrector(), [""]
         for typed in typed_lines:
@@ -139,8 +139,8 @@ class InProcess:
         return lines[:-1]
 
     def apply(self, lines: list[str], corrector, position: tuple[int, int], trigger: str) -> None:
-        from nokta_lsp.documents import Codec
-        from nokta_lsp.incremental import Context
+        from nokta_lsp.analysis.documents import Codec
+        from nokta_lsp.analysis.incremental import Context
         from nokta_model.check.findings import CheckOptions
         from nokta_model.prose import PLAIN
 
@@ -154,8 +154,8 @@ class InProcess:
 def typed_texts(typed_lines: Sequence[str], restorer, cache) -> list[str]:
     """What the model sees at each trigger while ``typed_lines`` are typed (corrections
     change nothing there: the words nokta wrote are seen as typed)."""
-    from nokta_lsp.documents import Codec
-    from nokta_lsp.incremental import Context, derive_row
+    from nokta_lsp.analysis.documents import Codec
+    from nokta_lsp.analysis.incremental import Context, derive_row
     from nokta_model.check.findings import CheckOptions
     from nokta_model.prose import PLAIN
 
@@ -355,7 +355,7 @@ def main() -> None:
         (RESULTS / "autocorrect_tune.json").write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
         print("chosen threshold:", result["chosen"])
         return
-    from nokta_lsp.settings import Settings
+    from nokta_lsp.state.settings import Settings
 
     dev = dev_lines(args.lines or 120)
     long_lines = [line for _, line in itertools.islice(split_lines(default_corpus_dir(), "train"), 10_000 - 20)]

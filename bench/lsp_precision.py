@@ -42,7 +42,7 @@ from bench.lsp_scoring import (
     score_restoration,
 )
 from bench.report import markdown_table, run_facts, write_report
-from nokta_lsp.documents import Codec
+from nokta_lsp.analysis.documents import Codec
 from nokta_model.alphabet import asciify
 from nokta_model.training.corpus import default_corpus_dir, split_lines
 

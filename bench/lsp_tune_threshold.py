@@ -45,7 +45,7 @@ from bench.lsp_scoring import (
     score_restoration,
 )
 from bench.report import markdown_table
-from nokta_lsp.settings import Settings
+from nokta_lsp.state.settings import Settings
 from nokta_model.alphabet import asciify
 from nokta_model.backends import load_restorer
 from nokta_model.check.findings import (

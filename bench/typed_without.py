@@ -1,6 +1,6 @@
 """How much of a document was typed without Turkish letters, as the language server
 measures it to decide when one diagnostic replaces a document's findings
-(``nokta_lsp.diagnostics.TYPED_WITHOUT_SHARE``): its confident findings against those and
+(``nokta_lsp.analysis.diagnostics.TYPED_WITHOUT_SHARE``): its confident findings against those and
 the words typed with a Turkish letter. On each human-written file of the corpus dev split
 (dev lines only), as written, asciified, and with slips (one word in five asciified, as
 ``bench.lsp_precision`` makes them). Writes bench/results/typed_without.json and .md.
@@ -15,8 +15,8 @@ from pathlib import Path
 
 from bench.lsp_precision import SLIP_SEED, versions
 from bench.report import markdown_table, run_facts, write_report
-from nokta_lsp.diagnostics import TYPED_WITHOUT_SHARE
-from nokta_lsp.incremental import turkish_words
+from nokta_lsp.analysis.diagnostics import TYPED_WITHOUT_SHARE
+from nokta_lsp.analysis.incremental import turkish_words
 from nokta_model.backends import load_restorer
 from nokta_model.check.findings import CheckOptions, SuggestionCache, check, document_masker, model_input
 from nokta_model.training.corpus import default_corpus_dir, split_lines

@@ -10,8 +10,8 @@ import sys
 
 from nokta_model.backends import load_restorer
 
-from .engine import Loader
-from .server import VERSION
+from .protocol.server import VERSION
+from .state.engine import Loader
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -39,9 +39,9 @@ def main(argv: list[str] | None = None, loader: Loader = load_restorer) -> int:
     """The server's entry point; ``loader`` loads its models (tests give a fake one)."""
     args = parse_args(argv)
     configure_logging(args.log_file, args.verbose)
-    from .handlers import build_server
     from .process import configure_process
-    from .transport import serve_stdio, shutdown_requested
+    from .protocol.handlers import build_server
+    from .protocol.transport import serve_stdio, shutdown_requested
 
     configure_process()
     server = build_server(loader)

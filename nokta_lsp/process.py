@@ -9,7 +9,7 @@ import sys
 
 from nokta_model.backends import set_torch_defaults
 
-from .memory import hold_mmap_threshold
+from .state.memory import hold_mmap_threshold
 
 #: The cyclic collector's thresholds: a model and a long document's analysis are a few
 #: hundred thousand objects, and with Python's defaults (700, 10, 10) full collections ran

@@ -8,7 +8,7 @@ import pytest
 pytest_plugins = ["tests.lsp.fixtures"]  # the LSP tests' ``client``
 
 #: Every session the tests build, in process or in a server they start, asserts that it
-#: changes only on its event loop's thread (``nokta_lsp.loop_thread``).
+#: changes only on its event loop's thread (``nokta_lsp.state.loop_thread``).
 os.environ["NOKTA_LSP_CHECK_THREADS"] = "1"
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from nokta_lsp.autocorrect import TRIGGERS
+from nokta_lsp.analysis.autocorrect import TRIGGERS
 from tests.lsp.client import FAKE_SERVER, raw_client
 from tests.lsp.editors import Typist
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nokta_lsp.autocorrect import LineStates
-from nokta_lsp.documents import Codec
-from nokta_lsp.edits import WordChange
-from nokta_lsp.incremental import Context, State, derive_row
+from nokta_lsp.analysis.autocorrect import LineStates
+from nokta_lsp.analysis.documents import Codec
+from nokta_lsp.analysis.edits import WordChange
+from nokta_lsp.analysis.incremental import Context, State, derive_row
 from nokta_model.check.findings import CheckOptions, SuggestionCache
 from nokta_model.prose import FORMATS, PLAIN
 from tests.lsp.fake_restorer import FakeRestorer
@@ -70,7 +70,7 @@ def test_a_long_document_is_not_read_by_the_language_guard_above_the_last_eviden
 
 
 def test_a_full_stop_checks_its_sentence_a_line_break_the_line_a_space_the_last_words():
-    from nokta_lsp.autocorrect import WORDS_BACK, words_checked
+    from nokta_lsp.analysis.autocorrect import WORDS_BACK, words_checked
 
     line = "Bu cok guzel bir gun. Hava da cok guzel olacak."
 
@@ -105,7 +105,7 @@ def test_typing_changes_only_turkish_letters_of_ascii_words_never_an_undone_one(
     undoing the latest correction now and then: the text differs from what was typed only
     in Turkish letters of ASCII words, never in a word typed with a Turkish letter, and a
     word once undone is not corrected again anywhere."""
-    from nokta_lsp.autocorrect import TRIGGERS, Autocorrector
+    from nokta_lsp.analysis.autocorrect import TRIGGERS, Autocorrector
     from nokta_model.alphabet import asciify
     from nokta_model.spans import word_spans
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from nokta_lsp.settings import Settings
+from nokta_lsp.state.settings import Settings
 from nokta_model.app.check_files import check_options
 from nokta_model.app.cli import build_parser
 from nokta_model.check.findings import CheckOptions, SuggestionCache, check

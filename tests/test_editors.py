@@ -15,7 +15,15 @@ from pathlib import Path
 import pytest
 
 import nokta_model
-from nokta_lsp.settings import BOUNDS, CLIENT_ONLY_KEYS, DESCRIPTIONS, ENUMS, Settings, defaults_as_json, setting_types
+from nokta_lsp.state.settings import (
+    BOUNDS,
+    CLIENT_ONLY_KEYS,
+    DESCRIPTIONS,
+    ENUMS,
+    Settings,
+    defaults_as_json,
+    setting_types,
+)
 from nokta_model.config import CONFIG_NAMES, SCHEMA
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -190,4 +198,4 @@ def test_one_version_for_the_cli_the_server_and_the_extension():
 
 def test_the_settings_page_is_generated_from_the_settings():
     assert set(DESCRIPTIONS) == set(setting_types())
-    assert subprocess.run([sys.executable, "-m", "nokta_lsp.settings_doc", "--check"]).returncode == 0
+    assert subprocess.run([sys.executable, "-m", "nokta_lsp.state.settings_doc", "--check"]).returncode == 0

@@ -1,4 +1,4 @@
-"""The handlers are module-level functions, registered in one table (``nokta_lsp.handlers``):
+"""The handlers are module-level functions, registered in one table (``nokta_lsp.protocol.handlers``):
 each can be imported and called alone, on a server built in process, with no client."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from collections.abc import Callable
 
 from lsprotocol import types
 
-from nokta_lsp.features import configuration, diagnostics, documents, hover, status
-from nokta_lsp.handlers import COMMANDS, FEATURES, build_server
-from nokta_lsp.server import NoktaServer
+from nokta_lsp.protocol.features import configuration, diagnostics, documents, hover, status
+from nokta_lsp.protocol.handlers import COMMANDS, FEATURES, build_server
+from nokta_lsp.protocol.server import NoktaServer
 from tests.lsp.fake_restorer import FakeRestorer
 
 URI = "file:///note.txt"
@@ -60,7 +60,7 @@ def test_every_method_and_command_is_registered_once_with_a_module_level_handler
     methods, names = [method for method, _, _ in FEATURES], [name for name, _ in COMMANDS]
     assert len(set(methods)) == len(methods) and len(set(names)) == len(names)
     for _, _, handler in FEATURES:
-        assert "<locals>" not in handler.__qualname__ and handler.__module__.startswith("nokta_lsp.features.")
+        assert "<locals>" not in handler.__qualname__ and handler.__module__.startswith("nokta_lsp.protocol.features.")
     server = build_server()
     assert server.protocol.fm.features.keys() >= set(methods)
     assert server.protocol.fm.commands.keys() == set(names)

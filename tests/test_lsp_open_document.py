@@ -1,5 +1,5 @@
 """One open document, one owner: everything the server keeps about a document lives in its
-record (``nokta_lsp.open_document``), so closing it leaves nothing keyed by its URI in the
+record (``nokta_lsp.state.open_document``), so closing it leaves nothing keyed by its URI in the
 session, the scheduler or the engine."""
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from collections.abc import Iterator
 import pytest
 from lsprotocol import types
 
-from nokta_lsp.features import autocorrect, configuration, diagnostics, documents, hover, inlay_hints
-from nokta_lsp.handlers import build_server
-from nokta_lsp.lookahead import LookAhead
-from nokta_lsp.server import NoktaServer
+from nokta_lsp.analysis.lookahead import LookAhead
+from nokta_lsp.protocol.features import autocorrect, configuration, diagnostics, documents, hover, inlay_hints
+from nokta_lsp.protocol.handlers import build_server
+from nokta_lsp.protocol.server import NoktaServer
 from tests.lsp.fake_restorer import FakeRestorer
 
 URI = "file:///owned.txt"

@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 import threading
 
-import nokta_lsp.scheduler as scheduler_module
-from nokta_lsp.analysis import NOTHING
-from nokta_lsp.scheduler import Scheduler
-from nokta_lsp.session import Session
+import nokta_lsp.state.scheduler as scheduler_module
+from nokta_lsp.analysis.worker import NOTHING
+from nokta_lsp.state.scheduler import Scheduler
+from nokta_lsp.state.session import Session
 
 URI = "file:///flood.txt"
 

@@ -8,10 +8,10 @@ import threading
 
 import pytest
 
-from nokta_lsp.engine import Engine
-from nokta_lsp.loop_thread import CHECK_VARIABLE
-from nokta_lsp.scheduler import Scheduler
-from nokta_lsp.session import Session
+from nokta_lsp.analysis.worker_thread import CHECK_VARIABLE
+from nokta_lsp.state.engine import Engine
+from nokta_lsp.state.scheduler import Scheduler
+from nokta_lsp.state.session import Session
 from tests.lsp.fake_restorer import FakeRestorer
 
 URI = "file:///rule.txt"

@@ -15,11 +15,11 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 from lsprotocol import types
 
-from nokta_lsp.actions import quick_fixes
-from nokta_lsp.analysis import DocumentState
-from nokta_lsp.diagnostics import ALTERNATIVE_FLOOR, PublishedDiagnostics, finding_data
-from nokta_lsp.documents import Codec, Document, split_lines
-from nokta_lsp.settings import Settings, defaults_as_json, parse_settings, parse_user_settings
+from nokta_lsp.analysis.diagnostics import ALTERNATIVE_FLOOR, SEVERITY, PublishedDiagnostics, finding_data
+from nokta_lsp.analysis.documents import Codec, Document, split_lines
+from nokta_lsp.analysis.worker import DocumentState
+from nokta_lsp.protocol.actions import quick_fixes
+from nokta_lsp.state.settings import Settings, defaults_as_json, parse_settings, parse_user_settings
 from nokta_model.check.findings import (
     CheckOptions,
     Finding,
@@ -287,7 +287,7 @@ def test_overlong_lines_are_not_checked():
 
 
 def test_code_action_kinds_filter():
-    from nokta_lsp.actions import wanted
+    from nokta_lsp.protocol.actions import wanted
 
     assert wanted(None, "source.fixAll.nokta") and wanted(["source.fixAll"], "source.fixAll.nokta")
     assert wanted(["source"], "source.fixAll.nokta") and not wanted(
@@ -328,7 +328,7 @@ def _offered_from_scratch(line_findings: list[tuple[Finding, ...]]) -> frozenset
 
 
 def _fresh_diagnostics(lines, context) -> str:
-    from nokta_lsp.incremental import DocumentAnalysis
+    from nokta_lsp.analysis.incremental import DocumentAnalysis
 
     fresh = DocumentAnalysis()
     _update(fresh, tuple(lines), context)
@@ -342,8 +342,8 @@ def _fresh_diagnostics(lines, context) -> str:
     st.sampled_from([PLAIN, FORMATS["markdown"]]),
 )
 def test_incremental_analysis_matches_a_fresh_check(lines, edits, masker):
-    from nokta_lsp.documents import Codec
-    from nokta_lsp.incremental import Context, DocumentAnalysis
+    from nokta_lsp.analysis.documents import Codec
+    from nokta_lsp.analysis.incremental import Context, DocumentAnalysis
 
     restorer, cache, options = FakeRestorer(), SuggestionCache(), CheckOptions(threshold=0.9, strict_threshold=0.99)
     context = Context(masker, options, "information", Codec(), restorer, cache)
@@ -375,7 +375,7 @@ def test_analysis_found_in_batches_and_interrupted_matches_a_fresh_one(lines, ed
     worker sees them, end where a fresh analysis of the last version does."""
     from dataclasses import replace
 
-    from nokta_lsp.incremental import Context, DocumentAnalysis
+    from nokta_lsp.analysis.incremental import Context, DocumentAnalysis
 
     masker = FORMATS["markdown"] if markdown else PLAIN
     base = Context(
@@ -419,7 +419,7 @@ def test_analysis_found_in_batches_and_interrupted_matches_a_fresh_one(lines, ed
 
 
 def test_a_spelling_is_offered_while_a_line_offers_it_and_a_new_set_only_when_it_changes():
-    from nokta_lsp.incremental import Context, DocumentAnalysis
+    from nokta_lsp.analysis.incremental import Context, DocumentAnalysis
 
     context = Context(PLAIN, CheckOptions(threshold=0.9), "information", Codec(), FakeRestorer(), SuggestionCache())
     analysis, published = DocumentAnalysis(), PublishedDiagnostics()
@@ -437,7 +437,7 @@ def test_a_spelling_is_offered_while_a_line_offers_it_and_a_new_set_only_when_it
 
 
 def test_an_opened_document_is_found_from_the_top_and_an_edit_before_the_rest():
-    from nokta_lsp.incremental import URGENT_ROWS, Context, DocumentAnalysis
+    from nokta_lsp.analysis.incremental import URGENT_ROWS, Context, DocumentAnalysis
 
     context = Context(PLAIN, CheckOptions(), "information", Codec(), FakeRestorer(), SuggestionCache())
     lines = tuple(f"cok guzel {n}" for n in range(3 * URGENT_ROWS))
@@ -456,8 +456,8 @@ def test_an_opened_document_is_found_from_the_top_and_an_edit_before_the_rest():
 
 
 def _snapshot(lines, restorer, version=1, stand_in=False):
-    from nokta_lsp.analysis import Snapshot
-    from nokta_lsp.engine import Model
+    from nokta_lsp.analysis.model import Model
+    from nokta_lsp.analysis.worker import Snapshot
 
     model = Model(restorer, SuggestionCache(), "fake", stand_in=stand_in)
     return Snapshot("file:///x.txt", version, lines, PLAIN, CheckOptions(), "information", Codec(), model)
@@ -466,7 +466,7 @@ def _snapshot(lines, restorer, version=1, stand_in=False):
 def test_a_document_is_asked_for_in_large_batches_and_an_edit_alone():
     from dataclasses import replace
 
-    from nokta_lsp.analysis import AHEAD_LINES, Run, analyse
+    from nokta_lsp.analysis.worker import AHEAD_LINES, Run, analyse
 
     restorer = FakeRestorer()
     lines = tuple(f"cok guzel {n}" for n in range(3 * AHEAD_LINES))
@@ -482,8 +482,8 @@ def test_a_document_is_asked_for_in_large_batches_and_an_edit_alone():
 
 
 def test_a_stand_in_finds_only_the_top_and_leaves_the_rest_to_the_configured_model():
-    from nokta_lsp.analysis import Run, analyse
-    from nokta_lsp.incremental import URGENT_ROWS
+    from nokta_lsp.analysis.incremental import URGENT_ROWS
+    from nokta_lsp.analysis.worker import Run, analyse
 
     lines = tuple(f"cok guzel {n}" for n in range(3 * URGENT_ROWS))
     stand_in, configured = FakeRestorer(), FakeRestorer()
@@ -522,7 +522,7 @@ class _Overlapping(FakeRestorer):
 
 
 def _analysed_in_batches(restorer: FakeRestorer, batches: int):
-    from nokta_lsp.analysis import AHEAD_LINES, Run, analyse
+    from nokta_lsp.analysis.worker import AHEAD_LINES, Run, analyse
 
     lines = tuple(f"cok guzel {n}" for n in range(batches * AHEAD_LINES))
     result = analyse(_snapshot(lines, restorer), DocumentState(), Run(lambda: False, lambda partial: None))
@@ -545,7 +545,7 @@ def test_a_restorer_worth_one_batch_has_one_asked_at_a_time():
 
 
 def test_the_look_ahead_fills_its_free_slots_and_caches_in_the_order_asked():
-    from nokta_lsp.lookahead import LookAhead
+    from nokta_lsp.analysis.lookahead import LookAhead
     from nokta_model.check.findings import uncached
 
     second_ranked = threading.Event()
@@ -589,8 +589,8 @@ def test_the_look_ahead_fills_its_free_slots_and_caches_in_the_order_asked():
 def test_an_edit_is_published_before_the_document_is_checked_again_with_a_new_model():
     from dataclasses import replace
 
-    from nokta_lsp.analysis import Run, analyse
-    from nokta_lsp.engine import Model
+    from nokta_lsp.analysis.model import Model
+    from nokta_lsp.analysis.worker import Run, analyse
 
     lines = tuple(f"cok guzel {n}" for n in range(2_000))
     snapshot, state = _snapshot(lines, FakeRestorer()), DocumentState()
@@ -606,7 +606,7 @@ def test_an_edit_is_published_before_the_document_is_checked_again_with_a_new_mo
 def test_the_worker_waits_for_no_large_batch_when_a_newer_version_is_waiting():
     import threading
 
-    from nokta_lsp.analysis import Run, analyse
+    from nokta_lsp.analysis.worker import Run, analyse
 
     release = threading.Event()
 
@@ -705,7 +705,7 @@ def test_the_result_id_changes_with_the_diagnostics_and_only_with_them():
     vanish or the severity changed, and may when nothing changed."""
     from dataclasses import replace
 
-    from nokta_lsp.analysis import Run, analyse
+    from nokta_lsp.analysis.worker import Run, analyse
 
     never = Run(lambda: False, lambda partial: None)
     snapshot, state = _snapshot(("cok guzel",), FakeRestorer()), DocumentState()
@@ -719,8 +719,8 @@ def test_the_result_id_changes_with_the_diagnostics_and_only_with_them():
 
 
 def test_shutdown_settles_the_servers_own_unanswered_requests_without_a_traceback(caplog):
-    from nokta_lsp.server import NoktaServer
-    from nokta_lsp.transport import shutdown_requested
+    from nokta_lsp.protocol.handlers import build_server
+    from nokta_lsp.protocol.transport import shutdown_requested
 
     class Sink:
         def write(self, data):
@@ -729,7 +729,7 @@ def test_shutdown_settles_the_servers_own_unanswered_requests_without_a_tracebac
         def close(self):
             pass
 
-    server = NoktaServer()
+    server = build_server()
     server.protocol.set_writer(Sink())
     created = []
     server.work_done_progress.create("nokta-check-1", callback=lambda *args: created.append(args))  # never answered
@@ -738,3 +738,8 @@ def test_shutdown_settles_the_servers_own_unanswered_requests_without_a_tracebac
         server.protocol.handle_message(shutdown)
     assert created == [(None,)] and shutdown_requested(server)
     assert not [record for record in caplog.records if record.exc_info]
+
+
+def test_the_diagnostics_severities_are_the_lsps_numbers():
+    """The worker writes diagnostics without protocol types: its numbers are lsprotocol's."""
+    assert {name: int(types.DiagnosticSeverity[name.capitalize()]) for name in SEVERITY} == SEVERITY

@@ -8,7 +8,7 @@ from __future__ import annotations
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from nokta_lsp.edits import carry_findings
+from nokta_lsp.analysis.edits import carry_findings
 from nokta_model.check.findings import Finding
 from tests.lsp.client import (
     FAKE_SERVER,

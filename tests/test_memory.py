@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from nokta_lsp.memory import MemoryTrimmer
+from nokta_lsp.state.memory import MemoryTrimmer
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc_trim")
@@ -27,7 +27,7 @@ def test_with_the_mmap_threshold_held_freed_large_blocks_leave_the_process():
     would have kept them in its heap."""
     script = textwrap.dedent(
         """
-        from nokta_lsp.memory import hold_mmap_threshold
+        from nokta_lsp.state.memory import hold_mmap_threshold
         def rss_mb():
             return next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmRSS")) / 1024
         blocks = [bytearray(1 << 20) for _ in range(3)]

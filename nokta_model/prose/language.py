@@ -9,7 +9,7 @@ words, with the evidence its counts hold of every word (``nokta_model.codeswitch
 learned guard's sentence decision); the prose layer only masks what is not prose.
 
 ``turkish_line`` keeps the shape the language server's line state threads through
-(``nokta_lsp.incremental``, ``nokta_lsp.autocorrect``): it blanks nothing and reports
+(``nokta_lsp.analysis.incremental``, ``nokta_lsp.analysis.autocorrect``): it blanks nothing and reports
 every line with text as decided, so no line waits on the lines around it.
 """
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from bench.lsp_client import BenchClient
-from nokta_lsp.autocorrect import TRIGGERS
+from nokta_lsp.analysis.autocorrect import TRIGGERS
 from tests.lsp.textmodel import apply_edits, lines_of, units
 
 
