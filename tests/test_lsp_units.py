@@ -626,7 +626,7 @@ def test_the_worker_waits_for_no_large_batch_when_a_newer_version_is_waiting():
 async def test_engine_serves_the_count_based_model_while_the_configured_one_loads():
     import asyncio
 
-    from nokta_lsp import engine as engine_module
+    from nokta_lsp.state import engine as engine_module
 
     release, settled, finished = threading.Event(), threading.Event(), asyncio.Event()
     stand_in, configured = FakeRestorer(), FakeRestorer()
@@ -660,7 +660,7 @@ async def test_the_configured_model_serves_once_its_network_is_loaded_the_stand_
 
     import numpy as np
 
-    from nokta_lsp import engine as engine_module
+    from nokta_lsp.state import engine as engine_module
     from nokta_model.default import LazyNetwork
 
     network_asked, release, finished = threading.Event(), threading.Event(), asyncio.Event()
