@@ -59,7 +59,8 @@ def sourced(rows: list[list[str]], source: str) -> list[list[str]]:
 
 HEADLINE_TEXTS = [  # (start of a bench.genres row's text, its path)
     ("vikipedi_test", genres.DIRECT),
-    ("mixed_sample", genres.CLI_MARKDOWN),
+    ("mixed_sample.md (", genres.CLI_MARKDOWN),
+    ("mixed_sample.md outside code blocks", genres.CLI_MARKDOWN),
     ("dev: technical", genres.DIRECT),
     ("dev: all", genres.DIRECT),
 ]

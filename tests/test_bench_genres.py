@@ -47,6 +47,13 @@ def test_a_restorer_that_changes_nothing_scores_what_the_ascii_text_already_has_
     }
 
 
+def test_the_comments_and_strings_of_code_blocks_can_be_left_out_of_the_scores():
+    gold = ["Bir örnek:", "", "```python", 'x = "güzel"  # açıklama', "```", "", "Çok güzel."]
+    whole, prose_only = summary([measure(folded, gold)]), summary([measure(folded, gold, code_blocks=False)])
+    assert whole["words"] == prose_only["words"] + 2  # güzel and açıklama, in the block
+    assert prose_only["words"] == 6 and prose_only["word_errors"] == 3  # Bir örnek python x Çok güzel
+
+
 def test_words_changed_when_the_correct_text_is_fed_as_written():
     assert summary([measure(folded, GOLD)])["changed_when_correct"] == 3 / 6  # kapı, açık, ışık
 
