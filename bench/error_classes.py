@@ -2,10 +2,12 @@
 
     python -m bench.error_classes [--label before] [--out bench/results/error_classes]
 
-Text: the corpus dev split (``nokta_model.training.corpus``, never trained on), ASCII-folded by the
-benchmark protocol (../shared/bench/README.md) and scored as ``nokta_model.evaluate``
-scores. Scopes: the 27 files the dev split had before round 4 and the files that joined
-the mix then (``NEW_FILES``), each whole and its news-genre files alone. Systems: the rule
+Text: the corpus dev split (``nokta_model.training.corpus``, never trained on), the tune
+split (never counted into a model; the weights are fitted on it) and vikipedi_test (test
+only), ASCII-folded by the benchmark protocol (../shared/bench/README.md) and scored as
+``nokta_model.evaluate`` scores. Scopes: the 27 files the dev split had before round 4
+and the files that joined the mix then (``NEW_FILES``), each whole and its news-genre
+files alone; the whole dev split; the whole tune split; vikipedi_test. Systems: the rule
 table (../shared/anchors/rule_table, a separate process on the ASCII text), the
 count-based backend and the default. A backend's errors are those of ``nokta restore
 --format plain``, as ``nokta eval`` scores them (``pipeline.restore_lines``, each file's
@@ -63,7 +65,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.compare import TABLE, run_rule_table
-from bench.genres import Text, checkout_state, dev_texts
+from bench.genres import DIRECT, VIKIPEDI, Text, checkout_state, dev_texts
 from bench.report import markdown_table, run_facts, write_report
 from bench.word_counts import Lexicon, running_text_counts
 from nokta_model.alphabet import asciify, fold_circumflex, tr_lower
@@ -246,7 +248,7 @@ class BareModel(Restorer):
 
 @dataclass
 class Restored:
-    """One system's errors on the dev split, and (for a backend) those of ``Restorer.restore`` alone."""
+    """One system's errors on the texts, and (for a backend) those of ``Restorer.restore`` alone."""
 
     errors: list[WordError]
     restorer_errors: list[WordError] | None = None
@@ -290,16 +292,31 @@ def lexicon_for(errors: Iterable[WordError], counter: Restorer, corpus_dir: Path
 
 
 def scopes(texts: list[Text]) -> dict[str, set[str]]:
-    """Scope name → the files it takes: the old split and the new files, each whole and its news alone."""
-    old = {t.name for t in texts if t.name not in NEW_FILES}
-    new = {t.name for t in texts if t.name in NEW_FILES}
+    """Scope name → the files it takes: the dev split's old files and new files, each whole
+    and its news alone; the whole dev split; the whole tune split; each test text."""
+    dev = {t.name for t in texts if t.split == "dev"}
+    old, new = dev - set(NEW_FILES), dev & set(NEW_FILES)
     news = {t.name for t in texts if t.genre == "news"}
+    tune = {t.name for t in texts if t.split == "tune"}
     return {
         f"dev, old split ({len(old)} files)": old,
         f"dev, old split: news ({len(old & news)} files)": old & news,
         f"dev, new files ({len(new)})": new,
         f"dev, new files: news ({len(new & news)})": new & news,
+        f"dev, all files ({len(dev)})": dev,
+        f"tune, all files ({len(tune)})": tune,
+        **{f"{t.name} (test only)": {t.name} for t in texts if t.split == "test"},
     }
+
+
+def measured_texts() -> list[Text]:
+    """The dev and tune splits' files (commercial-licence files only) and vikipedi_test."""
+    vikipedi = VIKIPEDI.read_text(encoding="utf-8").splitlines()
+    return [
+        *dev_texts(commercial_only=True),
+        *dev_texts(commercial_only=True, split="tune"),
+        Text("vikipedi_test", "encyclopedic", "test", DIRECT, vikipedi),
+    ]
 
 
 Labels = dict[WordError, tuple[str, str | None]]  # each error's class and, in "other", its kind
@@ -368,18 +385,23 @@ def examples(errors: list[WordError], labels: Labels) -> dict[str, list[dict]]:
 
 def run_report(texts: list[Text], restored: dict[str, Restored], lexicon: Lexicon, code: str) -> dict:
     labels = labelled((e for r in restored.values() for e in r.errors), lexicon)
+    dev = {text.name for text in texts if text.split == "dev"}
     return {
         **run_facts(),
         "code": code,
         "scopes": {name: scope_figures(files, texts, restored, labels) for name, files in scopes(texts).items()},
-        "examples": examples(restored[EXAMPLED].errors, labels),
+        "examples": examples([e for e in restored[EXAMPLED].errors if e.file in dev], labels),
     }
 
 
 def markdown(runs: dict[str, dict]) -> str:
     """A table per scope: a row per class, a column per run and system; then each run's examples."""
     captions = "; ".join(f"{label}: {run['date']}, {run['machine']}, code {run['code']}" for label, run in runs.items())
-    parts = [f"`python -m bench.error_classes`: word errors by class on the corpus dev split; {captions}", ""]
+    parts = [
+        f"`python -m bench.error_classes`: word errors by class on the corpus dev and tune splits and "
+        f"vikipedi_test; {captions}",
+        "",
+    ]
     header = ["class", *(f"{label}: {system}" for label in runs for system in SYSTEMS)]
     for scope in dict.fromkeys(scope for run in runs.values() for scope in run["scopes"]):
         words = " / ".join(f"{run['scopes'][scope]['words']:,}" for run in runs.values() if scope in run["scopes"])
@@ -428,9 +450,9 @@ NOTE = (
     "reasons for the order: `bench/error_classes.py`): guard-made (the bare model, outside the pipeline and "
     "without the foreign-word guard, has it right), suffix harmony (the stem right, the suffix after an "
     "apostrophe, number or hyphen wrong), acronyms (2-6 capitals), capital I (only I/İ differ), names "
-    "(capitalised inside a sentence, no word running text counts), lexicon forms (diacritics missing, a word "
-    "list holds the output, running text does not count it), real-word (gold and output both words running "
-    "text counts), other. Share: of the system's errors in that scope. A backend's errors are those of "
+    "(capitalised inside a sentence, no word running text counts), lexicon forms (rare words: diacritics "
+    "missing, a word list holds the output, running text does not count it), real-word (gold and output both "
+    "words running text counts), other. Share: of the system's errors in that scope. A backend's errors are those of "
     "`nokta restore --format plain`, as `nokta eval` scores them (each file's dev lines one document); the rows "
     "starting … are parts of the class above them: guard-made errors that `Restorer.restore` alone does not "
     "make (the prose masking or the sentence guard made them), and two kinds of other. The rule table reads "
@@ -452,7 +474,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "error_classes")
     parser.add_argument("--code", default=checkout_state(), help="the code measured (default: this checkout's state)")
     args = parser.parse_args()
-    texts = dev_texts(commercial_only=True)
+    texts = measured_texts()
     restored, counter = restore_dev(texts)
     lexicon = lexicon_for((e for r in restored.values() for e in r.errors), counter, default_corpus_dir())
     runs = merged_runs(args.out, args.label, run_report(texts, restored, lexicon, args.code))

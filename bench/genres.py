@@ -51,7 +51,7 @@ Restore = Callable[[list[str]], tuple[list[str], float]]
 class Text:
     name: str
     genre: str
-    split: str  # "dev" (corpus dev split) or "test" (test-only text)
+    split: str  # "dev" or "tune" (corpus splits) or "test" (test-only text)
     path: str  # DIRECT or one of the CLI commands
     lines: list[str]
     code_blocks_scored: bool = True  # False: the words of Markdown code blocks are left out of the scores
@@ -69,11 +69,14 @@ class Measured:
             self.changed = (self.changed or Counter()) + other.changed
 
 
-def dev_texts(commercial_only: bool) -> list[Text]:
-    """Each corpus file's dev lines, labelled with its genre."""
+def dev_texts(commercial_only: bool, split: str = "dev") -> list[Text]:
+    """Each corpus file's lines of ``split`` (dev or tune), labelled with its genre; a tune
+    text is named ``tune:`` and its file's name."""
     by_file: dict[str, Text] = {}
-    for corpus_file, line in split_lines(default_corpus_dir(), "dev", commercial_only):
-        text = by_file.setdefault(corpus_file.name, Text(corpus_file.name, corpus_file.genre, "dev", DIRECT, []))
+    prefix = "" if split == "dev" else f"{split}:"
+    for corpus_file, line in split_lines(default_corpus_dir(), split, commercial_only):
+        name = prefix + corpus_file.name
+        text = by_file.setdefault(name, Text(name, corpus_file.genre, split, DIRECT, []))
         text.lines.append(line)
     return list(by_file.values())
 

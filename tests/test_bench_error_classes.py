@@ -23,6 +23,7 @@ from bench.error_classes import (
     merged_runs,
     other_kind,
     run_report,
+    scopes,
     word_errors,
 )
 from bench.genres import DIRECT, Text
@@ -127,3 +128,21 @@ def test_the_bare_model_keeps_no_word_as_foreign():
     restorer = load_restorer("ngram")
     assert restorer.restore(lines) == ["Yeni bir Issue açtım."]
     assert BareModel(restorer).restore(lines) == ["Yeni bir İssue açtım."]
+
+
+def test_tune_and_test_texts_have_scopes_of_their_own_and_stay_out_of_the_dev_scopes():
+    texts = [
+        Text("a.txt", "news", "dev", DIRECT, GOLD),
+        Text("gh_ttc3600_news.txt", "news", "dev", DIRECT, GOLD),
+        Text("tune:a.txt", "news", "tune", DIRECT, GOLD),
+        Text("vikipedi_test", "encyclopedic", "test", DIRECT, GOLD),
+    ]
+    assert scopes(texts) == {
+        "dev, old split (1 files)": {"a.txt"},
+        "dev, old split: news (1 files)": {"a.txt"},
+        "dev, new files (1)": {"gh_ttc3600_news.txt"},
+        "dev, new files: news (1)": {"gh_ttc3600_news.txt"},
+        "dev, all files (2)": {"a.txt", "gh_ttc3600_news.txt"},
+        "tune, all files (1)": {"tune:a.txt"},
+        "vikipedi_test (test only)": {"vikipedi_test"},
+    }
