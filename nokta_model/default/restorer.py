@@ -21,6 +21,7 @@ from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import islice
 from typing import Protocol
 
@@ -258,9 +259,11 @@ class DefaultRestorer(Restorer):
         """Each word's position scored by the letter models; with ``network``, the words
         its windows reach are scored again and the others keep their position."""
         if network is None:
-            return [self._position(line, word, None) for word in line.words]
+            return [self._position(line, word, None) if word.letters_decide else word.lexicon for word in line.words]
         return [
-            self._position(line, word, network.probabilities) if network.reaches(word.token) else before
+            self._position(line, word, network.probabilities)
+            if word.letters_decide and network.reaches(word.token)
+            else before
             for word, before in zip(line.words, line.positions, strict=True)
         ]
 
@@ -293,9 +296,8 @@ class DefaultRestorer(Restorer):
         return Position(list(position.ids), emissions, masks=list(position.masks), key=position.key)
 
     def _position(self, line: _Line, word: _Word, network: np.ndarray | None) -> Position:
+        """The position of a word whose spellings the letter models score (``_Word.letters_decide``)."""
         lexicon, text, start = word.lexicon, line.text[word.token.start : word.token.end], word.token.start
-        if not _letters_decide_at(lexicon):
-            return lexicon
         free = free_indices(text, MAX_MASK_BITS)
         if not len(free):
             return lexicon
@@ -453,6 +455,12 @@ class _Word:
     collocation: list[float] | None = None  # its spellings' ``ngram.collocation_scores``
     wide: list[float] | None = None  # its spellings' ``wide.wide_scores``
 
+    @cached_property
+    def letters_decide(self) -> bool:
+        """Whether the letter models score its spellings: the lexicon has several, or none
+        (an unseen word)."""
+        return len(self.lexicon.ids) > 1 or self.lexicon.unseen
+
 
 @dataclass
 class _Line:
@@ -498,15 +506,9 @@ def _typed_line(line: str, words: list[_Word]) -> bool:
     )
 
 
-def _letters_decide_at(position: Position) -> bool:
-    """Whether the letter models score the position's spellings: the lexicon has several,
-    or none (an unseen word)."""
-    return len(position.ids) > 1 or position.unseen
-
-
 def _letters_decide(words: list[_Word]) -> list[Span]:
-    """The tokens whose spellings the letter models score (``_letters_decide_at``)."""
-    return [word.token for word in words if _letters_decide_at(word.lexicon)]
+    """The tokens whose spellings the letter models score (``_Word.letters_decide``)."""
+    return [word.token for word in words if word.letters_decide]
 
 
 def _hyphen_cuts(line: str, tokens: list[Span], positions: list[Position]) -> list[bool]:

@@ -97,37 +97,44 @@ def collocation_scores(
     """For each word of each sentence, its spellings' collocation scores (None where the
     word is not confusable); one batched lookup."""
     queries: list[tuple[int, int, int]] = []  # (sentence, word, candidate) of each row
-    ids, offsets, neighbour_stems = [], [], []
+    ids, offsets, neighbours = [], [], []
     for s, words in enumerate(sentences):
-        stems = _neighbour_stems(words)
         for w, word in enumerate(words):
-            if len(word.ids) < 2 or not confusable[[i for i in word.ids if i != UNK]].any():
+            if len(word.ids) < 2 or not any(confusable[i] for i in word.ids if i != UNK):
                 continue
             for offset in DISTANCE_WEIGHTS:
-                stem = stems[w + offset + 2]
-                if stem is None:
+                neighbour = _neighbour_stem_text(words, w + offset)
+                if neighbour is None:
                     continue
                 for c, word_id in enumerate(word.ids):
                     queries.append((s, w, c))
                     ids.append(max(word_id, 0))
                     offsets.append(offset)
-                    neighbour_stems.append(stem)
+                    neighbours.append(neighbour)
     scores: list[list[list[float] | None]] = [[None] * len(words) for words in sentences]
     if not queries:
         return scores
-    found = table.get(pair_keys(np.array(ids), np.array(offsets), np.array(neighbour_stems, dtype=np.int64)), 0.0)
+    found = table.get(pair_keys(np.array(ids), np.array(offsets), _distinct_stem_hashes(neighbours)), 0.0)
     _fill(scores, sentences, counts, queries, offsets, found.tolist())
     return scores
 
 
-def _neighbour_stems(words: list[Position]) -> list[int | None]:
-    """Stem hash of each word with two slots of padding either side: <s>, <s> before
-    (training pads each sentence so), </s> after, then nothing."""
-    keyed = [word.key for word in words]
-    hashes = iter(stem_hashes([key for key in keyed if key]).tolist())
-    inner = [next(hashes) if key else None for key in keyed]
-    start = edge_stem(BOS)
-    return [start, start, *inner, edge_stem(EOS), None]
+def _neighbour_stem_text(words: list[Position], index: int) -> str | None:
+    """The text whose ``stem_hashes`` stands for the word at ``index`` of a sentence, with
+    two slots of padding either side: <s>, <s> before (training pads each sentence so),
+    </s> after, then nothing; nothing either for a word without a key."""
+    if index < 0:
+        return _EDGE_STEMS[BOS]
+    if index < len(words):
+        return words[index].key or None
+    return _EDGE_STEMS[EOS] if index == len(words) else None
+
+
+def _distinct_stem_hashes(texts: list[str]) -> np.ndarray:
+    """``stem_hashes`` of each text, each distinct text hashed once (``edge_stem``'s
+    texts are their own stems)."""
+    index = {text: i for i, text in enumerate(dict.fromkeys(texts))}
+    return stem_hashes(list(index))[[index[text] for text in texts]]
 
 
 def _fill(
@@ -138,17 +145,39 @@ def _fill(
     offsets: list[int],
     found: list[float],
 ) -> None:
-    """Sum each word's neighbours' log ratios into ``scores``."""
-    beside: dict[tuple[int, int], dict[int, list[float]]] = {}
+    """Sum each word's neighbours' log ratios into ``scores``, the words with as many
+    spellings as each other in one array: (word, offset, spelling), NaN at an offset
+    without a neighbour."""
+    beside: dict[tuple[int, int], list[float]] = {}  # (sentence, word) -> counts by offset, then spelling
     for (s, w, c), offset, count in zip(queries, offsets, found, strict=True):
-        beside.setdefault((s, w), {}).setdefault(offset, [0.0] * len(sentences[s][w].ids))[c] = count
-    for (s, w), by_offset in beside.items():
-        word_ids = sentences[s][w].ids
-        prior = np.array([float(counts[i]) if i != UNK else 0.0 for i in word_ids]) + 1e-3
-        shares = prior / prior.sum()
-        total = np.zeros(len(word_ids))
-        for offset, pair_counts in by_offset.items():
-            seen = np.array(pair_counts)
-            ratio = np.log((seen + PRIOR_WEIGHT * shares) / ((seen.sum() + PRIOR_WEIGHT) * shares))
-            total += DISTANCE_WEIGHTS[offset] * np.clip(ratio, -MAX_LOG_RATIO, MAX_LOG_RATIO)
-        scores[s][w] = total.tolist()
+        size = len(sentences[s][w].ids)
+        row = beside.get((s, w))
+        if row is None:
+            row = beside[s, w] = [np.nan] * (len(DISTANCE_WEIGHTS) * size)
+        row[_OFFSET_ROWS[offset] * size + c] = count
+    by_size: dict[int, list[tuple[int, int]]] = {}
+    for s, w in beside:
+        by_size.setdefault(len(sentences[s][w].ids), []).append((s, w))
+    for size, words in by_size.items():
+        seen = np.array([beside[word] for word in words]).reshape(len(words), len(DISTANCE_WEIGHTS), size)
+        prior = np.array([[float(counts[i]) if i != UNK else 0.0 for i in sentences[s][w].ids] for s, w in words])
+        for (s, w), total in zip(words, _summed_log_ratios(seen, prior + 1e-3).tolist(), strict=True):
+            scores[s][w] = total
+
+
+_OFFSET_ROWS = {offset: row for row, offset in enumerate(DISTANCE_WEIGHTS)}
+_WEIGHTS = np.array(list(DISTANCE_WEIGHTS.values()))
+
+
+def _summed_log_ratios(seen: np.ndarray, prior: np.ndarray) -> np.ndarray:
+    """(word, spelling) sums over the offsets of ``seen`` (word, offset, spelling: NaN
+    where no neighbour stands) of each clipped log ratio, weighted by distance, added
+    offset after offset; ``prior``: (word, spelling) counts that give the key's shares."""
+    shares = (prior / prior.sum(axis=1, keepdims=True))[:, None, :]
+    ratio = np.log((seen + PRIOR_WEIGHT * shares) / ((seen.sum(axis=2, keepdims=True) + PRIOR_WEIGHT) * shares))
+    weighted = _WEIGHTS[None, :, None] * np.clip(ratio, -MAX_LOG_RATIO, MAX_LOG_RATIO)
+    present = ~np.isnan(seen)
+    total = np.zeros(prior.shape)
+    for row in range(len(DISTANCE_WEIGHTS)):
+        total += np.where(present[:, row], weighted[:, row], 0.0)
+    return total
