@@ -9,8 +9,10 @@ That keeps every order (the best spelling stays the best; a higher share stays h
 within a kind) and turns a one-spelling word's 1.0 into 1.0.
 
 ``nokta train --backend calibration`` fits the temperatures on the corpus tune split
-(``training/calibration_fit.py``) into ``data/calibration.json``; rerun it whenever the
-default's weights or models change. ``Restorer.suggest`` and ``Restorer.choices`` report
+(``training/calibration_fit.py``): the default's into ``data/calibration.json``, the
+count-based backend's (the language server's stand-in while the default loads, and
+``--backend ngram``) into ``data/calibration_ngram.json``; rerun it whenever the weights
+or models change. ``Restorer.suggest`` and ``Restorer.choices`` report
 calibrated confidences, so ``nokta check``, ``nokta restore --ambiguous`` and the language
 server show the same number.
 """
@@ -23,7 +25,10 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
-CALIBRATION_FILE = Path(__file__).resolve().parent / "data" / "calibration.json"
+_DATA = Path(__file__).resolve().parent / "data"
+#: The shipped calibration of each backend that has one, fitted for its shipped models.
+CALIBRATION_FILES = {"default": _DATA / "calibration.json", "ngram": _DATA / "calibration_ngram.json"}
+CALIBRATION_FILE = CALIBRATION_FILES["default"]
 
 #: A choice is a close call (``nokta restore --ambiguous``) below this calibrated confidence:
 #: another spelling is right at least about one time in ten.

@@ -4,11 +4,22 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 
 import pytest
 
-from nokta_model.calibration import CALIBRATION_FILE, Calibration, read_calibration, write_calibration
-from nokta_model.training.calibration_fit import Decided, fit_temperature, log_loss
+from nokta_model.calibration import (
+    CALIBRATION_FILE,
+    CALIBRATION_FILES,
+    Calibration,
+    read_calibration,
+    write_calibration,
+)
+from nokta_model.evaluate import BATCH_LINES
+from nokta_model.ngram.artifact import DEFAULT_ARTIFACT
+from nokta_model.ngram.model import NgramRestorer
+from nokta_model.training.calibration_fit import Decided, decisions, fit_temperature, log_loss
 
 
 def test_the_identity_keeps_shares_and_a_temperature_keeps_every_order():
@@ -54,3 +65,31 @@ def test_the_fit_finds_the_temperature_that_made_the_choices():
     temperature = fit_temperature(found)
     assert temperature == pytest.approx(3.0, rel=0.1)
     assert log_loss(found, temperature) < log_loss(found, 1.0)
+
+
+def test_the_count_based_backend_reports_its_own_shipped_calibration():
+    shipped = NgramRestorer.load()
+    assert shipped.calibration == read_calibration(CALIBRATION_FILES["ngram"]) != Calibration()
+    assert NgramRestorer.load(DEFAULT_ARTIFACT).calibration == Calibration()  # a model file of one's own: as it is
+    line = "cok sik olmus"
+    calibrated, raw = (
+        next(c for c in restorer.choices([line])[0] if line[c.span.start : c.span.end] == "sik")
+        for restorer in (shipped, NgramRestorer.load(DEFAULT_ARTIFACT))
+    )
+    assert calibrated.between_words and calibrated.alternatives[0].score < raw.alternatives[0].score
+
+
+def test_the_fit_reads_choices_past_its_first_batch():
+    restorer, lines = NgramRestorer.load(DEFAULT_ARTIFACT), ["Çok şık olmuş."] * (BATCH_LINES + 1)
+    one_line = decisions(restorer, lines[:1])
+    assert one_line and decisions(restorer, lines) == one_line * len(lines)
+
+
+def test_nokta_train_writes_both_calibrations(tmp_path):
+    output = tmp_path / "calibration.json"
+    command = [sys.executable, "-m", "nokta_model", "train", "--backend", "calibration", "--output", str(output)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    default, ngram = read_calibration(output), read_calibration(tmp_path / "calibration_ngram.json")
+    assert default == read_calibration(CALIBRATION_FILE) and ngram == read_calibration(CALIBRATION_FILES["ngram"])
+    assert json.loads(output.read_text(encoding="utf-8"))["backend"] == "default"

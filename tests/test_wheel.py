@@ -30,6 +30,7 @@ SHIPPED = (
     "default.json",
     "guard.json",
     "calibration.json",
+    "calibration_ngram.json",
     "wide_bigrams.npz",
     "LICENSES.md",
 )

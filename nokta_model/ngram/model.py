@@ -13,6 +13,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..alphabet import TURKISH_ONLY
+from ..calibration import CALIBRATION_FILES, read_calibration
 from ..codeswitch import FOREIGN_ONLY, Place, WordEvidence, log_ratio, shipped_guard
 from ..lattice import BOS, EOS, UNK, Position, line_rankings, sentence_positions, typed_per_line
 from ..restorer import Ranking, Restorer
@@ -67,8 +68,11 @@ class NgramRestorer(Restorer):
 
     @classmethod
     def load(cls, path: Path | None = None) -> NgramRestorer:
-        path = Path(path) if path else DEFAULT_ARTIFACT
-        return cls(load_model(path), str(path))
+        """The model file at ``path``, or the shipped one with its shipped calibration."""
+        restorer = cls(load_model(Path(path) if path else DEFAULT_ARTIFACT), str(path or DEFAULT_ARTIFACT))
+        if path is None:
+            restorer.calibration = read_calibration(CALIBRATION_FILES["ngram"])
+        return restorer
 
     def dotted_capitals(self, dotted: list[str], undotted: list[str], ascii_lines: list[bool]) -> list[bool]:
         """Where running text writes the dotted spelling under a capital I (Index), dotted

@@ -7,7 +7,8 @@
 | neural | a run folder (``python -m nokta_model.training.neural.ship`` ships it) | trains the network (hours) |
 | default | data/default.json | fits the default's weights on the tune split, with the shipped models |
 | guard | data/guard.json | fits the foreign-word guard on the tune split and English text (after the others) |
-| calibration | data/calibration.json | fits the default's confidence calibration on the tune split (after the others) |
+| calibration | data/calibration.json, data/calibration_ngram.json | fits the default's and the count-based |
+| | | backend's confidence calibrations on the tune split (after the others) |
 """
 
 from __future__ import annotations
@@ -46,11 +47,9 @@ def train(args: argparse.Namespace) -> int:
 
         fit_guard(load_default_restorer(None, args.device), corpus, args.output)
     elif args.backend == "calibration":
-        from ..calibration import CALIBRATION_FILE
-        from ..default import load_default_restorer
-        from .calibration_fit import fit_calibration
+        from .calibration_fit import fit_calibrations
 
-        fit_calibration(load_default_restorer(None, args.device), corpus, args.output or CALIBRATION_FILE)
+        fit_calibrations(corpus, args.output, args.device)
     else:
         from .neural.cli import train_from_cli
 

@@ -1,4 +1,5 @@
-"""Fit the default's calibration on the corpus tune split: ``nokta train --backend calibration``.
+"""Fit the calibrations of the default and the count-based backend on the corpus tune split:
+``nokta train --backend calibration``.
 
 Every choice the default makes on the tune text typed in ASCII (the gold lines folded as
 ``nokta eval`` folds them: ``evaluate.ascii_inputs``) is kept with its shares, its kind
@@ -7,7 +8,7 @@ on a fixed grid with the lowest log loss of the choices' confidences is kept
 (``calibration.Calibration``). Choices whose other spellings have a share of exactly 0
 (the float ran out) keep 1.0 at any temperature and are left out of the loss.
 
-The default's weights and models decide the shares, so rerun this after
+Each backend's weights and models decide its shares, so rerun this after
 ``nokta train --backend default`` (or any retrained model). The network runs in float32
 (``neural.runtime.float32``), as in the weights' fit. Nothing here reads ``shared/bench``.
 """
@@ -24,9 +25,11 @@ from pathlib import Path
 import numpy as np
 
 from ..alphabet import fold_circumflex
-from ..calibration import CALIBRATION_FILE, Calibration, write_calibration
+from ..calibration import CALIBRATION_FILE, CALIBRATION_FILES, Calibration, write_calibration
+from ..default import load_default_restorer
 from ..evaluate import BATCH_LINES, ascii_inputs
 from ..neural.runtime import float32
+from ..ngram.model import NgramRestorer
 from ..restorer import Restorer
 from .corpus import default_corpus_dir, split_lines
 
@@ -52,7 +55,7 @@ def decisions(restorer: Restorer, gold_lines: Sequence[str]) -> list[Decided]:
     found: list[Decided] = []
     for start in range(0, len(inputs), BATCH_LINES):
         batch = inputs[start : start + BATCH_LINES]
-        for line, choices in zip(gold[start:], uncalibrated.choices(batch), strict=True):
+        for line, choices in zip(gold[start : start + BATCH_LINES], uncalibrated.choices(batch), strict=True):
             found.extend(
                 Decided(
                     tuple(alt.score for alt in choice.alternatives),
@@ -95,6 +98,15 @@ def fit_temperature(found: Sequence[Decided]) -> float:
     return round(float(TEMPERATURES[int(np.argmin(_log_losses(found, TEMPERATURES)))]), 4)
 
 
+def fit_calibrations(corpus_dir: Path | None = None, output: Path | None = None, device: str = "auto") -> None:
+    """Both shipped calibrations; with ``output``, the default's there and the count-based
+    backend's beside it (``NAME_ngram.json``)."""
+    default_output = Path(output) if output else CALIBRATION_FILE
+    ngram_output = default_output.with_stem(f"{default_output.stem}_ngram") if output else CALIBRATION_FILES["ngram"]
+    fit_calibration(load_default_restorer(None, device), corpus_dir, default_output)
+    fit_calibration(NgramRestorer.load(), corpus_dir, ngram_output)
+
+
 def fit_calibration(
     restorer: Restorer,
     corpus_dir: Path | None = None,
@@ -109,6 +121,7 @@ def fit_calibration(
     other = [d for d in found if not d.between_words]
     calibration = Calibration(between_words=fit_temperature(words), other=fit_temperature(other))
     provenance = {
+        "backend": restorer.name,
         "fitted": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "seconds": round(time.perf_counter() - started),
         "tune_lines": len(gold),
