@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 NOKTA = [sys.executable, "-m", "nokta_model"]
-#: With the count-based model: aci 0.985 and sure 0.988 (above the default 0.85), ucak 0.993.
+#: With the count-based model, calibrated: aci 0.933 and sure 0.942 (above the default 0.85).
 THRESHOLDS = "Bugun aci bir haber geldi, sure doldu.\n"
-#: Typed with Turkish letters: is (0.9996) and kasar (0.75) need the strict threshold, ucak is a slip.
+#: Typed with Turkish letters: is (0.999) and kasar (0.73) need the strict threshold, ucak is a slip.
 STRICT = "Bugün hava çok güzel, is yerinde oldu, kasar, ucak.\n"
 
 
@@ -50,7 +50,7 @@ def test_each_file_is_checked_under_the_nearest_configuration_and_stdin_under_th
 def test_the_threshold_option_wins_over_the_configuration_which_wins_over_the_default(tmp_path):
     write(tmp_path / "t.txt", THRESHOLDS)
     assert flagged(nokta("check", "t.txt", cwd=tmp_path)) == ["t.txt:1:1 Bugun", "t.txt:1:7 aci", "t.txt:1:28 sure"]
-    write(tmp_path / "nokta.toml", "confidence-threshold = 0.987\n")
+    write(tmp_path / "nokta.toml", "confidence-threshold = 0.938\n")
     assert flagged(nokta("check", "t.txt", cwd=tmp_path)) == ["t.txt:1:1 Bugun", "t.txt:1:28 sure"]
     assert flagged(nokta("check", "t.txt", "--threshold", "0.99", cwd=tmp_path)) == ["t.txt:1:1 Bugun"]
 
