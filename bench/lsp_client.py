@@ -262,16 +262,17 @@ class BenchClient:
         return self.first_arrival[(uri, version)], self.published[(uri, version)][1]
 
     async def shown(self, uri: str, version: int, timeout: float | None = None) -> list[dict[str, Any]]:
-        """The diagnostics shown for ``version`` (the current one) of ``uri``: those published
-        for it or, as the server publishes only a set that changed, the last ones published
-        once it has analysed ``version`` (a textDocument/diagnostic request is answered then,
-        after any publish of it)."""
+        """The diagnostics shown for ``version`` (the current one) of ``uri`` once the server
+        has analysed all of it (a textDocument/diagnostic request is answered then, after
+        any publish of it): the last ones published for it or, as the server publishes only
+        a set that changed, the last ones published before."""
         pull = self.send_request("textDocument/diagnostic", {"textDocument": {"uri": uri}})
 
         def shown_now() -> dict[str, Any] | None:
             publishes = self.publishes.get(uri, [])
-            for_version = next((p for p in publishes if p.get("version") == version), None)
-            return for_version or (publishes[-1] if pull.done() and publishes else None)
+            if not pull.done() or not publishes:
+                return None
+            return next((p for p in reversed(publishes) if p.get("version") == version), publishes[-1])
 
         publish = await self.wait_for(shown_now, timeout)
         assert publish is not None
