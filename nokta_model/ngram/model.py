@@ -142,13 +142,16 @@ class NgramRestorer(Restorer):
         words, places = [], []
         for line, line_spans in zip(lines, spans, strict=True):
             in_capitals = not any(map(str.islower, line))
+            line_places = []
             for start, end in line_spans:
-                stem = line[start:end]
-                if "'" in stem or "’" in stem or "-" in stem:
-                    stem = _STEM_RE.match(stem).group()  # type: ignore[union-attr]  # matches always
+                token = stem = line[start:end]
+                quoted = "'" in token or "’" in token
+                if quoted or "-" in token:
+                    stem = _STEM_RE.match(token).group()  # type: ignore[union-attr]  # matches always
                 # Only a word that starts with a capital may be an acronym: others keep one cache entry.
                 words.append((stem, stem[:1].isupper() and in_capitals))
-            places.append([_place(line, start, end) for start, end in line_spans])
+                line_places.append(Place(not _inside_sentence(line, start), quoted and _suffixed(token)))
+            places.append(line_places)
         evidence = iter(self._remembered(self._word_evidence_of, words, self._word_evidence))
         return [list(islice(evidence, len(line_spans))) for line_spans in spans], places
 
@@ -344,10 +347,9 @@ class NgramRestorer(Restorer):
         ]
 
 
-def _place(line: str, start: int, end: int) -> Place:
-    token = line[start:end]
-    suffix = ("'" in token or "’" in token) and _SUFFIX_RE.search(token) is not None
-    return Place(not _inside_sentence(line, start), suffix)
+def _suffixed(token: str) -> bool:
+    """Whether a token with an apostrophe has a suffix after it (Issue'yu)."""
+    return _SUFFIX_RE.search(token) is not None
 
 
 def _suffix(line: str, start: int, end: int) -> bool:
