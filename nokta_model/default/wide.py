@@ -65,7 +65,7 @@ def wide_scores(model: BigramModel, counts: np.ndarray, lines: list[LineWords]) 
     scores: list[list[list[float] | None]] = [[None] * len(line.positions) for line in lines]
     if not rows:
         return scores
-    both = _known_pairs(model, lefts + words, words + rights)  # one lookup: (left, word) pairs, then (word, right)
+    both = _known_pairs(model, [*lefts, *words], [*words, *rights])  # one lookup: (left, word), then (word, right)
     values = both[: len(words)] + both[len(words) :]
     values[~model.known(words)] = -np.inf
     for (n, w, c), value in zip(rows, values.tolist(), strict=True):
