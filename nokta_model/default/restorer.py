@@ -514,6 +514,8 @@ def _letters_decide(words: list[_Word]) -> list[Span]:
 def _hyphen_cuts(line: str, tokens: list[Span], positions: list[Position]) -> list[bool]:
     """Per token, whether it is a suffix a hyphen cuts off the word before (yaz-dı), not a
     capitalised part (İmadu'd-Din)."""
+    if "-" not in line:  # the commonest line: no hyphen
+        return [False] * len(tokens)
     return [
         index > 0
         and not line[token.start].isupper()

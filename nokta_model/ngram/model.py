@@ -39,6 +39,8 @@ _STEM_RE = re.compile("[^'’-]*")  # a word up to its first apostrophe or hyphe
 _OPENING = frozenset(" \t\"'“‘(")  # what may stand between a word and the text of its sentence before it
 _SENTENCE_END = frozenset(".!?:;…")
 _SUFFIX_RE = re.compile(r"['’]\w")  # a suffix after an apostrophe (Issue'yu)
+#: Every ``Place`` a word may have, by its fields: shared, rather than built word by word.
+_PLACES = {(start, suffix): Place(start, suffix) for start in (False, True) for suffix in (False, True)}
 
 
 class KeyEvidence(NamedTuple):
@@ -150,7 +152,7 @@ class NgramRestorer(Restorer):
                     stem = _STEM_RE.match(token).group()  # type: ignore[union-attr]  # matches always
                 # Only a word that starts with a capital may be an acronym: others keep one cache entry.
                 words.append((stem, stem[:1].isupper() and in_capitals))
-                line_places.append(Place(not _inside_sentence(line, start), quoted and _suffixed(token)))
+                line_places.append(_PLACES[not _inside_sentence(line, start), quoted and _suffixed(token)])
             places.append(line_places)
         evidence = iter(self._remembered(self._word_evidence_of, words, self._word_evidence))
         return [list(islice(evidence, len(line_spans))) for line_spans in spans], places
