@@ -29,6 +29,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import chain
 from pathlib import Path
 from typing import NamedTuple
 
@@ -222,10 +223,11 @@ def features(lines: Sequence[Sequence[WordEvidence]], places: Sequence[Sequence[
 def word_features(lines: Sequence[Sequence[WordEvidence]], places: Sequence[Sequence[Place]]) -> np.ndarray:
     """The ``WORD_FEATURES`` of every word of ``lines``, one row per word, line after line."""
     words = [word for line in lines for word in line]
-    own = np.array([word[:4] for word in words], dtype=np.float64).reshape(-1, 4)
-    flags = np.array([word[4:] for word in words], dtype=bool).reshape(-1, 8)
+    width = len(WordEvidence._fields)
+    fields = _flattened(words, width).reshape(-1, width)  # in one pass: faster than row by row
+    own, flags = fields[:, :4], fields[:, 4:] != 0
     turkish_letter, foreign_letter, acronym, turkish_acronym, single, short, capitalised, capitals_line = flags.T
-    start, suffix = np.array([place for line in places for place in line], dtype=bool).reshape(-1, 2).T
+    start, suffix = (_flattened([place for line in places for place in line], 2) != 0).reshape(-1, 2).T
     ratio = _ratios(own[:, 0], single)
     line_of, sentence = _sentences(lines, start)
     others = np.bincount(sentence)[sentence] - 1.0
@@ -261,6 +263,12 @@ def word_features(lines: Sequence[Sequence[WordEvidence]], places: Sequence[Sequ
         twin * english_share,
     ]
     return np.column_stack([np.asarray(column, dtype=np.float64) for column in columns])
+
+
+def _flattened(rows: Sequence[tuple], width: int) -> np.ndarray:
+    """The fields of ``rows`` (tuples of ``width`` numbers or booleans), one row after
+    another, as float64."""
+    return np.fromiter(chain.from_iterable(rows), dtype=np.float64, count=len(rows) * width)
 
 
 def sentence_features(
