@@ -222,12 +222,10 @@ def features(lines: Sequence[Sequence[WordEvidence]], places: Sequence[Sequence[
 
 def word_features(lines: Sequence[Sequence[WordEvidence]], places: Sequence[Sequence[Place]]) -> np.ndarray:
     """The ``WORD_FEATURES`` of every word of ``lines``, one row per word, line after line."""
-    words = [word for line in lines for word in line]
-    width = len(WordEvidence._fields)
-    fields = _flattened(words, width).reshape(-1, width)  # in one pass: faster than row by row
+    fields = _evidence_fields(lines)
     own, flags = fields[:, :4], fields[:, 4:] != 0
     turkish_letter, foreign_letter, acronym, turkish_acronym, single, short, capitalised, capitals_line = flags.T
-    start, suffix = (_flattened([place for line in places for place in line], 2) != 0).reshape(-1, 2).T
+    start, suffix = _place_fields(places).T
     ratio = _ratios(own[:, 0], single)
     line_of, sentence = _sentences(lines, start)
     others = np.bincount(sentence)[sentence] - 1.0
@@ -237,7 +235,7 @@ def word_features(lines: Sequence[Sequence[WordEvidence]], places: Sequence[Sequ
     twin = np.log10(own[:, 3] + TURKISH_FLOOR_COUNT)
     beside_capital = (_neighbour(capitalised, sentence, -1) + _neighbour(capitalised, sentence, 1)) > 0
     columns = [
-        np.ones(len(words)),
+        np.ones(len(fields)),
         own[:, 1],
         own[:, 1] == 0,
         np.log10(own[:, 2] + TURKISH_FLOOR_COUNT),
@@ -265,10 +263,21 @@ def word_features(lines: Sequence[Sequence[WordEvidence]], places: Sequence[Sequ
     return np.column_stack([np.asarray(column, dtype=np.float64) for column in columns])
 
 
-def _flattened(rows: Sequence[tuple], width: int) -> np.ndarray:
-    """The fields of ``rows`` (tuples of ``width`` numbers or booleans), one row after
-    another, as float64."""
-    return np.fromiter(chain.from_iterable(rows), dtype=np.float64, count=len(rows) * width)
+def _evidence_fields(lines: Sequence[Sequence[WordEvidence]]) -> np.ndarray:
+    """The ``WordEvidence`` fields of every word of ``lines`` as float64, one row per word,
+    line after line (read in one pass: faster than row by row)."""
+    return _flattened([word for line in lines for word in line], len(WordEvidence._fields))
+
+
+def _place_fields(places: Sequence[Sequence[Place]]) -> np.ndarray:
+    """The ``Place`` fields of every word, one row per word, line after line."""
+    return _flattened([place for line in places for place in line], len(Place._fields)) != 0
+
+
+def _flattened(rows: list[tuple], width: int) -> np.ndarray:
+    """(rows, width): ``rows``, tuples of ``width`` numbers or booleans, as float64."""
+    values = np.fromiter(chain.from_iterable(rows), dtype=np.float64, count=len(rows) * width)
+    return values.reshape(len(rows), width)
 
 
 def sentence_features(
@@ -277,16 +286,17 @@ def sentence_features(
     """(the sentence of each word of ``lines``, line after line; the ``SENTENCE_FEATURES``
     of each sentence, one row per sentence). A sentence ends at a line's end or where a
     word starts one (``Place.sentence_start``)."""
-    words = [word for line in lines for word in line]
-    starts = [place for line in places for place in line]
-    line_of, sentence = _sentences(lines, np.array([place.sentence_start for place in starts], dtype=bool))
-    if not words:
+    fields, start = _evidence_fields(lines), _place_fields(places)[:, 0]
+    line_of, sentence = _sentences(lines, start)
+    if not len(fields):
         return sentence, np.zeros((0, len(SENTENCE_FEATURES)))
-    ratio = _ratios(np.array([word.log_ratio for word in words]), np.array([word.single_letter for word in words]))
+
+    def flag(name: str) -> np.ndarray:
+        return fields[:, WordEvidence._fields.index(name)] != 0
+
+    ratio = _ratios(fields[:, WordEvidence._fields.index("log_ratio")], flag("single_letter"))
     sizes = np.bincount(sentence).astype(np.float64)
-    named = np.array(
-        [word.acronym or (word.capitalised and not at.sentence_start) for word, at in zip(words, starts, strict=True)]
-    )
+    named = flag("acronym") | (flag("capitalised") & ~start)
     plain = np.bincount(sentence, (~named).astype(np.float64), len(sizes))
     plain_ratio = np.bincount(sentence, np.where(named, 0.0, ratio), len(sizes))
 
@@ -303,9 +313,9 @@ def sentence_features(
         mean(ratio),
         np.divide(plain_ratio, plain, out=np.zeros_like(plain), where=plain > 0),
         mean(ratio > 0),
-        mean(np.array([word.turkish_letter for word in words])),
+        mean(flag("turkish_letter")),
         np.log1p(sizes),
-        mean(np.array([word.capitals_line for word in words])),
+        mean(flag("capitals_line")),
         line_ratio,
         line_ratio / sizes,
         np.log1p(others),
