@@ -21,7 +21,6 @@ from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import cached_property
 from itertools import islice
 from typing import Protocol
 
@@ -227,7 +226,7 @@ class DefaultRestorer(Restorer):
         found: dict[tuple[str, int], None] = {}
         for line, line_words in zip(lines, words, strict=True):
             for word in line_words:
-                if word.lexicon.unseen:
+                if word.letters_decide and word.lexicon.unseen:
                     text = line[word.token.start : word.token.end]
                     key = word.lexicon.key or token_key(text)
                     found[key, spelling_mask(key, text) or 0] = None
@@ -454,12 +453,11 @@ class _Word:
     beside_neighbour: bool = False  # a spelling of it was counted next to a neighbour's
     collocation: list[float] | None = None  # its spellings' ``ngram.collocation_scores``
     wide: list[float] | None = None  # its spellings' ``wide.wide_scores``
+    #: Whether the letter models score its spellings: the lexicon has several, or none (an unseen word).
+    letters_decide: bool = field(init=False)
 
-    @cached_property
-    def letters_decide(self) -> bool:
-        """Whether the letter models score its spellings: the lexicon has several, or none
-        (an unseen word)."""
-        return len(self.lexicon.ids) > 1 or self.lexicon.unseen
+    def __post_init__(self) -> None:
+        self.letters_decide = len(self.lexicon.ids) > 1 or self.lexicon.unseen
 
 
 @dataclass
