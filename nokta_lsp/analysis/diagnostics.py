@@ -22,6 +22,7 @@ from nokta_model.check.findings import Finding
 
 from .documents import Codec
 from .incremental import FindingsChanges
+from .packed import Found
 
 SOURCE = "nokta"
 #: Spellings less likely than this are not offered as fixes (the hover still lists them).
@@ -71,14 +72,13 @@ def diagnostics_json_text(findings: Sequence[Finding], line: str, codec: Codec, 
     return json.dumps([diagnostic_json(f, line, codec, severity) for f in findings], separators=(",", ":"))[1:-1]
 
 
-def offered_spellings(findings: Iterable[Finding]) -> Iterator[str]:
-    """The spellings with a Turkish letter that ``findings`` offer as fixes: an edit writing
-    one is nokta's own (``features.own_edits``); an ASCII spelling would change nothing in
-    the writer's view."""
-    for finding in findings:
-        for spelling in (finding.replacement, *(text for text, _ in finding.alternatives)):
-            if not spelling.isascii():
-                yield spelling
+def offered_spellings(lines: Iterable[Found]) -> Iterator[str]:
+    """The spellings with a Turkish letter that the lines' findings offer as fixes: an edit
+    writing one is nokta's own (``features.own_edits``); an ASCII spelling would change
+    nothing in the writer's view."""
+    for found in lines:
+        if found:
+            yield from itertools.filterfalse(str.isascii, found.spellings())
 
 
 class OfferedSpellings:
@@ -89,13 +89,13 @@ class OfferedSpellings:
         self._counts: Counter[str] = Counter()
         self.spellings: frozenset[str] = frozenset()
 
-    def replace(self, old: Iterable[tuple[Finding, ...]], new: Iterable[tuple[Finding, ...]]) -> None:
+    def replace(self, old: Iterable[Found], new: Iterable[Found]) -> None:
         """Lines' findings ``old`` became ``new`` (counted first, so a spelling kept never goes)."""
         counts, changed = self._counts, False
-        for spelling in offered_spellings(itertools.chain.from_iterable(new)):
+        for spelling in offered_spellings(new):
             changed |= not counts[spelling]
             counts[spelling] += 1
-        for spelling in offered_spellings(itertools.chain.from_iterable(old)):
+        for spelling in offered_spellings(old):
             counts[spelling] -= 1
             if not counts[spelling]:
                 del counts[spelling]
@@ -163,7 +163,7 @@ class PublishedDiagnostics:
     changes with the text published, ``findings_id`` with the findings."""
 
     def __init__(self) -> None:
-        self.findings: list[tuple[Finding, ...]] = []  # per line; a new list each update
+        self.findings: list[Found] = []  # per line; a new list each update
         self.offered = OfferedSpellings()
         self.count = 0  # findings
         self.confident = 0  # confident findings
@@ -214,12 +214,12 @@ class PublishedDiagnostics:
             self.text, self.result_id = text, str(next(_result_ids))
         return text
 
-    def _count(self, old: Sequence[tuple[Finding, ...]], new: Iterable[tuple[Finding, ...]]) -> None:
+    def _count(self, old: Sequence[Found], new: Iterable[Found]) -> None:
         new = list(new)
         self.offered.replace(old, new)
         for lines, sign in ((old, -1), (new, 1)):
             self.count += sign * sum(map(len, lines))
-            self.confident += sign * sum(f.confident for found in lines for f in found)
+            self.confident += sign * sum(found.confident_count for found in lines if found)
 
     def typed_without(self, limit: int | None, turkish_words: int) -> bool:
         """Whether the document gets one diagnostic for the whole of it (``TYPED_WITHOUT_SHARE``)."""
@@ -244,7 +244,7 @@ class PublishedDiagnostics:
         rows = list(itertools.compress(itertools.count(), findings))
         taken, parts = 0, []
         for row in rows if limit is None or self.count <= limit else (focus or Focus()).order(rows):
-            shown = findings[row]
+            shown: Sequence[Finding] = findings[row]
             if typing is not None and row == typing[0]:
                 shown = tuple(finding for finding in shown if not being_typed(finding, typing))
             if limit is not None and taken + len(shown) > limit:  # the last line published in part

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable
 
-from nokta_model.check.findings import Finding
 from nokta_model.check.words import is_ignored, word_key
 from nokta_model.prose import line_ignores
+
+from .packed import Found
 
 
 class IgnoreDirectives:
@@ -43,8 +44,9 @@ class IgnoreDirectives:
         self.words = frozenset(self._counts)
         return True
 
-    def shown(self, found: tuple[Finding, ...]) -> tuple[Finding, ...]:
+    def shown(self, found: Found) -> Found:
         """``found`` but the findings of the ignored words."""
-        if not self.words:
+        words = self.words
+        if not words or not found:
             return found
-        return tuple(finding for finding in found if not is_ignored(finding.original, self.words))
+        return found.keeping(lambda original: not is_ignored(original, words))

@@ -6,10 +6,12 @@ findings and whether they are stale. ``prepare`` takes a new version: it compare
 new lines with the old, replaces the records of the lines that changed, derives
 them and the lines after them until one starts from the same state as before, and
 queues the stale lines (``work_queue``). ``find_next`` finds a batch of queued lines,
-asking the restorer once for the texts not in the suggestion cache. What changed in the
-findings is handed on as ``FindingsChanges`` (``take_changes``), so the published
-diagnostics (``diagnostics.PublishedDiagnostics``) follow at the cost of the change, not
-of the document. Runs in the analysis worker only; no protocol types here.
+asking the restorer once for the texts not in the suggestion cache. A line's findings
+are its suggestions packed (``packed``: the tuple the model's cache holds) and which of
+them are findings, so a document with a finding on nearly every word holds each word's
+spellings once. What changed in the findings is handed on as ``FindingsChanges``
+(``take_changes``), so the published diagnostics (``diagnostics.PublishedDiagnostics``)
+follow at the cost of the change, not of the document. Runs in the analysis worker only; no protocol types here.
 
 Directives (``nokta_model.prose.directives``) are part of the masker and its state: a
 disabled line's row has no text. The words ``nokta: ignore`` names hold for the whole
@@ -29,7 +31,6 @@ from dataclasses import dataclass, replace
 from nokta_model.alphabet import asciify
 from nokta_model.check.findings import (
     CheckOptions,
-    Finding,
     SuggestionCache,
     line_findings,
     suggestions_for,
@@ -41,6 +42,7 @@ from nokta_model.spans import word_spans
 
 from .documents import Codec
 from .ignore_directives import IgnoreDirectives
+from .packed import Found, LineFindings, PackedSuggestionCache
 from .work_queue import WorkQueue
 
 #: (masker state, language so far: True Turkish, False not, None no evidence yet).
@@ -128,9 +130,9 @@ class LineRecord:
     """What was derived and found from one line of the document."""
 
     row: Row | None = None  # None: not derived yet (every line from ``DocumentAnalysis.derived`` on)
-    findings: tuple[Finding, ...] = ()  # shown: ``found`` but the document's ignored words
+    findings: Found = ()  # shown: ``found`` but the document's ignored words
     stale: bool = True  # not found for its line and the current context yet: shows its last findings
-    found: tuple[Finding, ...] = ()  # numbered with the line's current row
+    found: Found = ()  # numbered with the line's current row
 
 
 _FOUND = operator.attrgetter("found")
@@ -143,7 +145,7 @@ class FindingsChanges:
     #: (start, old end, new end), in order: lines ``[start, old end)`` became lines
     #: ``[start, new end)``, with no findings until found.
     splices: tuple[tuple[int, int, int], ...]
-    rows: dict[int, tuple[Finding, ...]]  # after the splices: the rows whose findings changed, their findings
+    rows: dict[int, Found]  # after the splices: the rows whose findings changed, their findings
 
 
 class DocumentAnalysis:
@@ -373,15 +375,16 @@ class DocumentAnalysis:
         context = self.context
         assert context is not None
         texts = [self._seen_text(row) for row in rows]
-        for row, text, suggestions in zip(
-            rows, texts, suggestions_for(texts, context.restorer, context.cache), strict=True
-        ):
+        cache = context.cache
+        for row, text, suggestions in zip(rows, texts, suggestions_for(texts, context.restorer, cache), strict=True):
             record, line = self.records[row], self.lines[row]
-            found = tuple(
+            findings = [
                 f
                 for f in line_findings(row, text, suggestions, context.options)
                 if line[f.start : f.end] != f.replacement  # a word nokta already wrote
-            )
+            ]
+            packed = cache.packed(text) if findings and isinstance(cache, PackedSuggestionCache) else None
+            found = LineFindings.of(findings, text, suggestions, packed)
             self._mark_found(record)
             record.found = found
             shown = self.ignores.shown(found)
@@ -394,7 +397,8 @@ class DocumentAnalysis:
         records = self.records
         for row in itertools.compress(itertools.count(start), map(_FOUND, itertools.islice(records, start, None))):
             record = records[row]
-            if record.found[0].line != row:
-                record.found = tuple(replace(f, line=row) for f in record.found)
-                record.findings = tuple(replace(f, line=row) for f in record.findings)
+            assert isinstance(record.found, LineFindings)  # compressed: found something
+            if record.found.row != row:
+                record.found = record.found.renumbered(row)
+                record.findings = record.findings and record.findings.renumbered(row)
                 self._changed_rows.add(row)

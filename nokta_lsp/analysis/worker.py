@@ -22,13 +22,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from nokta_model.check.findings import CheckOptions, Finding, uncached
+from nokta_model.check.findings import CheckOptions, uncached
 from nokta_model.prose import Masker
 
 from .diagnostics import Focus, PublishedDiagnostics
 from .documents import Codec
 from .incremental import Context, DocumentAnalysis
 from .model import Model
+from .packed import Found
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ class Snapshot:
 
 @dataclass(frozen=True)
 class Analysis:
-    line_findings: list[tuple[Finding, ...]]  # per line of the analysed version
+    line_findings: list[Found]  # per line of the analysed version
     diagnostics_json: str  # every diagnostic, comma-separated JSON
     result_id: str
     complete: bool = True  # False: rows below still show older findings or none

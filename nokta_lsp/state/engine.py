@@ -33,10 +33,10 @@ from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from nokta_model.backends import load_restorer
-from nokta_model.check.findings import SuggestionCache
 from nokta_model.restorer import Restorer
 
 from ..analysis.model import Model
+from ..analysis.packed import PackedSuggestionCache
 from .loop_thread import LoopThread, on_loop
 
 log = logging.getLogger(__name__)
@@ -59,14 +59,14 @@ def load_model(backend: str, model_path: str, device: str, loader: Loader = load
     """The configured model, else the fallback backend with the reason in ``error``."""
     wanted = model_path or backend
     try:
-        return LoadOutcome(Model(loader(wanted, device=device), SuggestionCache(), wanted), None)
+        return LoadOutcome(Model(loader(wanted, device=device), PackedSuggestionCache(), wanted), None)
     except Exception as error:  # any failure of a model file or backend: fall back, never crash
         log.exception("loading the %r model failed", wanted)
         reason = f"nokta: could not load the {wanted!r} model ({error})"
     if wanted == FALLBACK_BACKEND:
         return LoadOutcome(None, reason)
     try:
-        model = Model(loader(FALLBACK_BACKEND, device="cpu"), SuggestionCache(), FALLBACK_BACKEND)
+        model = Model(loader(FALLBACK_BACKEND, device="cpu"), PackedSuggestionCache(), FALLBACK_BACKEND)
         return LoadOutcome(model, f"{reason}; using the {FALLBACK_BACKEND!r} backend instead")
     except Exception as error:
         log.exception("loading the fallback model failed")

@@ -13,6 +13,7 @@ Mutated only on the event loop (handlers; ``loop_thread`` checks the methods mar
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -286,7 +287,7 @@ class Session:
         document = self.document(uri)
         return document.version if document is not None and self.capabilities.document_changes else None
 
-    def line_findings(self, uri: str, row: int) -> tuple[Finding, ...] | None:
+    def line_findings(self, uri: str, row: int) -> Sequence[Finding] | None:
         """The findings of one line of the current version, None until they are all known."""
         analysis = self.result(uri)
         if analysis is None or not analysis.complete or row >= len(analysis.line_findings):
