@@ -92,6 +92,17 @@ async def test_a_correction_the_writer_undoes_is_not_made_again():
         await server.stop()
 
 
+async def test_a_correction_the_editor_dropped_is_no_undo():
+    server, editor = await typist()
+    try:
+        await editor.type("cok ", apply_edits=False)  # the writer typed on before the edit came: dropped
+        assert editor.text == "cok "
+        await editor.type("guzel ")
+        assert editor.text == "çok güzel "  # made again with the next trigger's words
+    finally:
+        await server.stop()
+
+
 async def test_an_acronym_keeps_its_letters_as_you_type_but_in_a_headline():
     server, editor = await typist()
     try:

@@ -128,6 +128,7 @@ def test_typing_changes_only_turkish_letters_of_ascii_words_never_an_undone_one(
                 assert lines[change.line][change.start : change.end] == change.old_text
                 _write(lines, change, change.new_text)
                 written, made = written | {change.new_text}, [*made, change]
+            corrector.note_applied(tuple(lines))  # the editor's change reaches the server
         if undo and made and lines[made[-1].line][made[-1].start : made[-1].end] == made[-1].new_text:
             undone.append(made.pop())
             _write(lines, undone[-1], undone[-1].old_text)

@@ -9,7 +9,8 @@ language guard, the writer's evidence, the dictionaries), against a threshold of
 own (``autocorrectThreshold``); on a line whose words so far are all ASCII after a line
 typed with Turkish letters, the strict threshold holds, as on a line typed so. A word
 the writer typed with a Turkish letter is never changed, and a correction the writer
-undid is not made again for that word in the document. An acronym (two to four capitals:
+undid is not made again for that word in the document (one the editor dropped, as VS Code
+does when the writer types on before it arrives, is no undo). An acronym (two to four capitals:
 CIA, SIM, AGI) keeps its letters as typed, its suffix aside, but on a finished line
 mostly in capitals (a headline): many spell Turkish words too (AĞI), and the diagnostics
 still show the few that running text writes with Turkish letters (ODTÜ). A trigger that
@@ -146,7 +147,8 @@ class Autocorrector:
     """One document's autocorrect state: line states, the corrections made, the words refused."""
 
     states: LineStates = field(default_factory=LineStates)
-    made: list[WordChange] = field(default_factory=list)
+    answered: list[WordChange] = field(default_factory=list)  # the last trigger's, not yet seen applied
+    made: list[WordChange] = field(default_factory=list)  # seen applied (the latest ones)
     refused: set[str] = field(default_factory=set)  # words whose correction the writer undid
 
     #: Triggers missed while no model could correct (it was loading): the next trigger
@@ -190,7 +192,7 @@ class Autocorrector:
                 and not keeps_acronym(f, text, complete=r < row or trigger == "\n")
             ],
         )
-        self.made = (self.made + changes)[-REMEMBERED:]
+        self.answered = changes
         return changes
 
     @staticmethod
@@ -207,14 +209,26 @@ class Autocorrector:
             show_ambiguous=False,
         )
 
+    def note_applied(self, lines: Sequence[str]) -> None:
+        """Called with the document after each change: the corrections answered that it
+        shows were made. The others were dropped by the editor (or are on their way) and
+        are forgotten at the next trigger."""
+        if self.answered:
+            self.made = (self.made + [c for c in self.answered if still_reads(lines, applied(c))])[-REMEMBERED:]
+            self.answered = [c for c in self.answered if still_reads(lines, c)]
+
     def note_undone(self, lines: Sequence[str]) -> None:
         """Words of corrections made that read as typed again were undone: refused from now
         on. Corrections whose text moved are forgotten."""
         kept = []
         for change in self.made:
-            written = replace(change, old_text=change.new_text)
             if still_reads(lines, change):
                 self.refused.add(change.old_text)
-            elif still_reads(lines, written):
+            elif still_reads(lines, applied(change)):
                 kept.append(change)
         self.made = kept
+
+
+def applied(change: WordChange) -> WordChange:
+    """``change`` as it reads once applied: its new text in place of the old."""
+    return replace(change, old_text=change.new_text)

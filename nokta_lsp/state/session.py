@@ -181,6 +181,7 @@ class Session:
         record = self.documents.get(uri)
         if record is not None:
             record.document.change(version, changes, self.codec)
+            record.autocorrector.note_applied(record.document.lines)
 
     @on_loop
     def close(self, uri: str) -> OpenDocument | None:

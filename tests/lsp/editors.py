@@ -73,7 +73,9 @@ class Editor:
 class Typist(Editor):
     """Types at the end of the document; after a trigger character, asks for on-type edits and applies them."""
 
-    async def type(self, text: str) -> None:
+    async def type(self, text: str, *, apply_edits: bool = True) -> None:
+        """Types ``text``; with ``apply_edits`` False the on-type edits are dropped, as VS Code
+        drops those that arrive after the writer typed on."""
         for char in text:
             end = self.position(len(self.text))
             self.change([{"range": {"start": end, "end": end}, "newText": char}])
@@ -87,5 +89,5 @@ class Typist(Editor):
                         "options": {"tabSize": 4, "insertSpaces": True},
                     },
                 )
-                if edits:
+                if edits and apply_edits:
                     self.change(edits)
