@@ -6,6 +6,7 @@ import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +21,7 @@ from nokta_model.evaluate import BATCH_LINES
 from nokta_model.ngram.artifact import DEFAULT_ARTIFACT
 from nokta_model.ngram.model import NgramRestorer
 from nokta_model.training.calibration_fit import Decided, decisions, fit_temperature, log_loss
+from nokta_model.training.corpus import TRAIN_FILES, default_corpus_dir, line_split
 
 
 def test_the_identity_keeps_shares_and_a_temperature_keeps_every_order():
@@ -85,11 +87,39 @@ def test_the_fit_reads_choices_past_its_first_batch():
     assert one_line and decisions(restorer, lines) == one_line * len(lines)
 
 
-def test_nokta_train_writes_both_calibrations(tmp_path):
-    output = tmp_path / "calibration.json"
+def train_calibrations(output: Path, corpus: Path | None = None) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "nokta_model", "train", "--backend", "calibration", "--output", str(output)]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    command += ["--corpus", str(corpus)] if corpus else []
+    return subprocess.run(command, capture_output=True, text=True, timeout=900)
+
+
+def small_tune_corpus(folder: Path) -> int:
+    """Every training file of a corpus, holding the same few lines of the tune split; how many lines in all."""
+    sentences = ["Çok şık olmuş, dedi", "Bugün hava çok güzel, yarın da", "Açı değil acı bir haber geldi"]
+    numbered = (f"{sentence} {number}." for number in range(200) for sentence in sentences)
+    lines = [line for line in numbered if line_split(line) == "tune"][:12]
+    (folder / "train").mkdir(parents=True)
+    for corpus_file in TRAIN_FILES:
+        (folder / "train" / corpus_file.name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return len(lines) * sum(corpus_file.commercial for corpus_file in TRAIN_FILES)  # what the fit reads
+
+
+def test_nokta_train_writes_both_calibrations(tmp_path):
+    tune_lines = small_tune_corpus(tmp_path / "corpus")
+    output = tmp_path / "out" / "calibration.json"
+    output.parent.mkdir()
+    done = train_calibrations(output, tmp_path / "corpus")
+    assert done.returncode == 0, done.stderr
+    for path, backend in ((output, "default"), (tmp_path / "out" / "calibration_ngram.json", "ngram")):
+        written = json.loads(path.read_text(encoding="utf-8"))
+        assert written["backend"] == backend and written["tune_lines"] == tune_lines
+        assert read_calibration(path).between_words > 0
+
+
+@pytest.mark.skipif(not default_corpus_dir().is_dir(), reason="no corpus beside the checkout (../shared/corpus)")
+def test_the_shipped_calibrations_are_what_nokta_train_fits(tmp_path):
+    output = tmp_path / "calibration.json"
+    done = train_calibrations(output)
     assert done.returncode == 0, done.stderr
     default, ngram = read_calibration(output), read_calibration(tmp_path / "calibration_ngram.json")
     assert default == read_calibration(CALIBRATION_FILE) and ngram == read_calibration(CALIBRATION_FILES["ngram"])
-    assert json.loads(output.read_text(encoding="utf-8"))["backend"] == "default"
