@@ -148,10 +148,8 @@ def model_card_table() -> str:
     caption += f"; dev split: {report['dev_files']}"
     note = (
         "Word accuracy / word errors of the ASCII-folded text restored / share of words changed when the correct "
-        "text is fed as written, in brackets without the changes of its own misspellings "
-        "(a word as written no word running text counts, restored to one). Ambiguous-word and letter "
-        "accuracy, and each technical dev file: "
-        "[genres.md](../bench/results/genres.md)."
+        "text is fed as written (in brackets without its own misspellings). The definitions, ambiguous-word and "
+        "letter accuracy, and each technical dev file: [genres.md](../bench/results/genres.md)."
     )
     header = ["text", "path", "words", *(s if s == TABLE else f"nokta {s}" for s in systems)]
     return markdown_table(header, rows, caption, note)
@@ -223,7 +221,7 @@ def soak_rows(report: dict) -> list[list[str]]:
 
 def autocorrect_rows(report: dict) -> list[list[str]]:
     typed = [
-        f"{name} {text['ascii']['recall']:.3f} / {text['ascii']['wrong_per_2000']:.2f}"
+        f"{name} {text['ascii']['recall']:.4f} / {text['ascii']['wrong_per_2000']:.2f}"
         for name, text in report.items()
         if isinstance(text, dict) and "ascii" in text
     ]
