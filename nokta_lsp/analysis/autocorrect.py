@@ -37,7 +37,7 @@ from nokta_model.check.findings import (
 from nokta_model.spans import Span, word_spans
 
 from .edits import WordChange, checked, still_reads
-from .incremental import Context, State, changed_region, derive_row, writer_view
+from .incremental import Context, changed_region, derive_row, writer_view
 
 #: Characters after which the words before the cursor are checked.
 TRIGGERS = (" ", "\n", ".", ",", ";", ":", "!", "?")
@@ -84,45 +84,21 @@ def paragraph_rows(lines: Sequence[str], row: int) -> list[int]:
 
 @dataclass
 class LineStates:
-    """The masker and language state at the start of a line, derived lazily and kept
-    between requests: typing changes the lines at the cursor, so what was derived for
-    the lines above it stays.
-
-    The masker state is carried from the top by the format's scan alone (cheap: no
-    masking of links, no language guard). The language at the start of a line is the
-    one of the nearest line above with evidence of its own (a line without evidence
-    leaves the language as it found it), so only the lines from there down are read
-    by the language guard, not the whole document.
-    """
+    """The masker state at the start of each line, derived lazily from the top by the
+    format's scan alone (cheap: no masking of links) and kept between requests: typing
+    changes the lines at the cursor, so what was derived for the lines above it stays."""
 
     lines: tuple[str, ...] = ()
     maskers: list[Hashable] = field(default_factory=list)  # maskers[i]: the masker state at the start of line i
-    #: languages[i]: the language line i shows on its own (None: no evidence), for the lines read.
-    languages: dict[int, bool | None] = field(default_factory=dict)
     #: What the states were derived with. Not the words nokta wrote, which grow with each
     #: correction: deriving the lines again for each would cost a long document's latency.
     key: object = None
 
-    def before(self, lines: tuple[str, ...], row: int, context: Context) -> State:
+    def before(self, lines: tuple[str, ...], row: int, context: Context) -> Hashable:
         key = (context.masker, context.options.max_line_length)
         if key != self.key:
-            self.maskers, self.languages, self.key = [], {}, key
+            self.maskers, self.key = [], key
         self.forget_changed(lines)
-        masker_state = self.masker_state(row, context)
-        return masker_state, self.language(row, context)
-
-    def forget_changed(self, lines: tuple[str, ...]) -> None:
-        """Forget what was derived from lines that changed: a line's start state depends
-        on the lines above it only."""
-        used = max(len(self.maskers) - 1, 0)  # the lines every kept state was derived from
-        if lines[:used] != self.lines[:used]:  # unchanged lines are the same objects: cheap
-            start, _, _ = changed_region(self.lines, lines)
-            del self.maskers[start + 1 :]
-            for changed in [line for line in self.languages if line >= start]:
-                del self.languages[changed]
-        self.lines = lines
-
-    def masker_state(self, row: int, context: Context) -> Hashable:
         if not self.maskers:
             self.maskers.append(context.masker.start)
         scan, longest = context.masker.scan, context.options.max_line_length
@@ -131,15 +107,14 @@ class LineStates:
             self.maskers.append(scan(self.maskers[-1], line)[1])
         return self.maskers[row]
 
-    def language(self, row: int, context: Context) -> bool | None:
-        """The language at the start of ``row``: the last one shown above it, if any."""
-        for above in range(row - 1, -1, -1):
-            if above not in self.languages:
-                alone = derive_row(self.lines[above], (self.maskers[above], None), context)
-                self.languages[above] = alone.state_out[1]
-            if self.languages[above] is not None:
-                return self.languages[above]
-        return None
+    def forget_changed(self, lines: tuple[str, ...]) -> None:
+        """Forget what was derived from lines that changed: a line's start state depends
+        on the lines above it only."""
+        used = max(len(self.maskers) - 1, 0)  # the lines every kept state was derived from
+        if lines[:used] != self.lines[:used]:  # unchanged lines are the same objects: cheap
+            start, _, _ = changed_region(self.lines, lines)
+            del self.maskers[start + 1 :]
+        self.lines = lines
 
 
 @dataclass

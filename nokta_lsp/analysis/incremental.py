@@ -36,7 +36,7 @@ from nokta_model.check.findings import (
     suggestions_for,
     within_length,
 )
-from nokta_model.prose import Masker, blank, turkish_line
+from nokta_model.prose import Masker
 from nokta_model.restorer import Restorer
 from nokta_model.spans import word_spans
 
@@ -44,9 +44,6 @@ from .documents import Codec
 from .ignore_directives import IgnoreDirectives
 from .packed import Found, LineFindings, PackedSuggestionCache
 from .work_queue import WorkQueue
-
-#: (masker state, language so far: True Turkish, False not, None no evidence yet).
-State = tuple[Hashable, "bool | None"]
 
 
 @dataclass(frozen=True)
@@ -64,10 +61,9 @@ class Context:
 
 @dataclass(frozen=True)
 class Row:
-    state_in: State
-    state_out: State
-    text: str  # what the restorer sees: prose of Turkish (or still undecided) sentences
-    decision: bool | None  # the document's first language decision, when made on this line (True: Turkish)
+    state_in: Hashable  # the masker's state at the start of the line
+    state_out: Hashable  # and at its end
+    text: str  # what the restorer sees: the line with all that is no prose masked
     turkish_words: int = 0  # words of ``text`` the writer typed with a Turkish letter
 
 
@@ -79,12 +75,11 @@ def turkish_words(text: str) -> int:
     return 0 if text.isascii() else len(_TURKISH_WORD.findall(text))
 
 
-def derive_row(line: str, state: State, context: Context) -> Row:
-    masker_state, turkish = state
+def derive_row(line: str, state: Hashable, context: Context) -> Row:
+    """``line`` derived from the masker ``state`` the line above left."""
     line = within_length(line, context.options.max_line_length)
-    masked, masker_after = context.masker.mask_line(masker_state, writer_view(line, context.written))
-    text, turkish_after, decision = turkish_line(masked, turkish)
-    return Row(state, (masker_after, turkish_after), text, decision, turkish_words(text))
+    masked, state_out = context.masker.mask_line(state, writer_view(line, context.written))
+    return Row(state, state_out, masked, turkish_words(masked))
 
 
 def writer_view(line: str, written: frozenset[str]) -> str:
@@ -161,9 +156,6 @@ class DocumentAnalysis:
         self._splices: list[tuple[int, int, int]] = []  # since the changes were last taken
         self._changed_rows: set[int] = set()  # rows whose findings changed since (current row numbers)
         self.context: Context | None = None
-        #: The document's first language decision (None: not made yet): the lines above the
-        #: line that makes it, undecided, are checked as Turkish unless it is False.
-        self.leading_language: bool | None = None
         self.ignores = IgnoreDirectives()  # of the derived rows
         #: Words the writer typed with a Turkish letter in the derived rows (``Row.turkish_words``).
         self.turkish_words = 0
@@ -209,14 +201,13 @@ class DocumentAnalysis:
             self.derived = min(self.derived, start)
         if delta:
             self._renumber(new_end)
-        self._check_leading_language()
 
     def upcoming_texts(self, limit: int) -> list[str]:
         """What the restorer will see for the next ``limit`` lines ``find_next`` takes."""
         rows = self.queue.upcoming(limit, self.records)
         if rows:
             self._derive_until(rows[-1])
-        return [self._seen_text(row) for row in rows]
+        return [self._text(row) for row in rows]
 
     def find_next(self, limit: int) -> bool:
         """Find up to ``limit`` stale lines; True while stale lines remain."""
@@ -235,7 +226,7 @@ class DocumentAnalysis:
         self.stale_lines += width - sum(record.stale for record in self.records[start:old_end])
         for record in self.records[start:old_end]:
             if record.row is not None:
-                self.ignores.remove(record.row.state_out[0])
+                self.ignores.remove(record.row.state_out)
                 self.turkish_words -= record.row.turkish_words
         self.records[start:old_end] = [LineRecord() for _ in range(width)]
         self.lines = lines
@@ -280,7 +271,7 @@ class DocumentAnalysis:
                 self._rederive(row, row + 1)
 
     def _restart(self, context: Context) -> None:
-        old, self.context, self.leading_language = self.context, context, None
+        old, self.context = self.context, context
         if old is None or derivation_key(old) != derivation_key(context):
             for record in self.records:
                 record.row = None
@@ -292,10 +283,10 @@ class DocumentAnalysis:
 
     # --- deriving ---------------------------------------------------------------------------
 
-    def _state_before(self, row: int) -> State:
+    def _state_before(self, row: int) -> Hashable:
         assert self.context is not None
         previous = self.records[row - 1].row if row else None
-        return previous.state_out if previous is not None else (self.context.masker.start, None)
+        return previous.state_out if previous is not None else self.context.masker.start
 
     def _rederive(self, start: int, new_end: int) -> None:
         """Derive the changed lines and the lines after them until one starts as it did."""
@@ -322,15 +313,14 @@ class DocumentAnalysis:
         for row in range(self.derived, last + 1):
             state = self._set_row(self.records[row], derive_row(self.lines[row], state, self.context)).state_out
         self.derived = last + 1
-        self._check_leading_language()
         self._check_ignores()
 
     def _set_row(self, record: LineRecord, row: Row) -> Row:
         """Give ``record`` its derived ``row`` (its ``nokta: ignore`` counted); returns the row."""
         if record.row is not None:
-            self.ignores.remove(record.row.state_out[0])
+            self.ignores.remove(record.row.state_out)
             self.turkish_words -= record.row.turkish_words
-        self.ignores.add(row.state_out[0])
+        self.ignores.add(row.state_out)
         self.turkish_words += row.turkish_words
         record.row = row
         return row
@@ -346,35 +336,18 @@ class DocumentAnalysis:
                 records[row].findings = shown
                 self._changed_rows.add(row)
 
-    def _check_leading_language(self) -> None:
-        """When the document's first language decision changed, find its undecided lines again."""
-        undecided, decision = self._leading_decision()
-        if decision != self.leading_language:
-            self.leading_language = decision
-            self._mark_stale(range(undecided))
-            self.queue.add_urgent(range(undecided))
-
-    def _leading_decision(self) -> tuple[int, bool | None]:
-        """(number of leading undecided lines, the document's first decision; None while unknown)."""
-        for index, record in enumerate(self.records):
-            if record.row is None:
-                return index, None
-            if record.row.state_out[1] is not None:
-                return index, record.row.decision
-        return len(self.records), None
-
     # --- finding ----------------------------------------------------------------------------
 
-    def _seen_text(self, index: int) -> str:
+    def _text(self, index: int) -> str:
         row = self.records[index].row
         assert row is not None
-        return blank(row.text) if row.state_out[1] is None and self.leading_language is False else row.text
+        return row.text
 
     def _find(self, rows: list[int]) -> None:
         """Findings of these lines, the restorer asked once."""
         context = self.context
         assert context is not None
-        texts = [self._seen_text(row) for row in rows]
+        texts = [self._text(row) for row in rows]
         cache = context.cache
         for row, text, suggestions in zip(rows, texts, suggestions_for(texts, context.restorer, cache), strict=True):
             record, line = self.records[row], self.lines[row]

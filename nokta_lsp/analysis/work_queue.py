@@ -1,8 +1,7 @@
 """The order in which a document's stale lines are found (``incremental.DocumentAnalysis``).
 
 Three sources, in this order: the lines of the edits (the latest edit's first), the
-urgent lines (the top of a document opened or checked in a new context, the lines
-waiting for the document's first language decision when it changes), then every other
+urgent lines (the top of a document opened or checked in a new context), then every other
 stale line from the top. The first two are stacks of row numbers, popped from their end;
 a row on them may have been found since (the lines say which are stale), and an edit
 renumbers them (``splice``).

@@ -3,7 +3,7 @@
 One masker per format (``FORMATS``: plain, markdown, latex, html, rst, org, asciidoc,
 gitcommit, and ``code-*`` for the comments and strings of programming languages)
 blanks what is not prose, keeping every line's length (the language of each sentence is
-the restorer's to decide: ``language``). @mentions and #hashtags are
+the restorer's to decide: ``nokta_model.codeswitch``). @mentions and #hashtags are
 blanked in every format. A document's code blocks (fences, source and literal blocks,
 verbatim, ``<pre>``) are code, whole: ``with_code_comments`` gives the server's
 ``checkCodeComments`` view, where their comments and strings are prose to flag (never
@@ -23,7 +23,6 @@ from functools import lru_cache
 from . import asciidoc, code, gitcommit, html, latex, markdown, org, plain, rst
 from .base import Masker, blank
 from .directives import RuleScan, document_ignores, line_ignores, with_rules
-from .language import turkish_line
 
 __all__ = [
     "FORMATS",
@@ -36,7 +35,6 @@ __all__ = [
     "mask_lines",
     "masker_for",
     "masker_for_language_id",
-    "turkish_line",
     "with_code_comments",
     "with_rules",
 ]
