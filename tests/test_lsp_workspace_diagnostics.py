@@ -94,9 +94,23 @@ async def test_the_limits_and_checking_code_comments(client: LanguageClient, tmp
     await reconfigure(client, {"debounceMs": 0, "workspaceMaxFiles": 10, "checkCodeComments": True})
     checked = names(root, await pull(client))  # the configuration file is a code file too
     assert checked.keys() == {".nokta.toml", "a.md", "b.txt", "big.md", "code.py", "sub/c.md"}
-    assert checked["code.py"] == ["cok → çok", "guzel → güzel"] and checked["big.md"] == ["cok → çok"] * 300
+    assert checked["code.py"] == ["cok → çok", "guzel → güzel"]
+    # over maxDiagnostics (100) and typed without Turkish letters: one diagnostic, as for an open document
+    assert checked["big.md"] == ["This document looks typed without Turkish letters: 300 words to restore"]
     await reconfigure(client, {"debounceMs": 0, "workspaceDiagnostics": False})
     assert not await pull(client)
+
+
+async def test_a_file_not_open_reports_at_most_max_diagnostics_from_its_top(client: LanguageClient, tmp_path):
+    turkish = "Çok güzel, şöyle böyle bir öğle ılık.\n" * 20  # typed with Turkish letters
+    (tmp_path / "mixed.md").write_text(turkish + "cok guzel\nguzel cok\nbugun\n", encoding="utf-8")
+    (tmp_path / "short.md").write_text("cok guzel\n", encoding="utf-8")
+    await initialize(client, {"maxDiagnostics": 3}, root=tmp_path, pull=True)
+    shown = names(tmp_path, await pull(client))
+    assert shown == {
+        "mixed.md": ["cok → çok", "guzel → güzel", "guzel → güzel"],
+        "short.md": ["cok → çok", "guzel → güzel"],
+    }
 
 
 async def test_the_command_publishes_the_workspace_for_a_client_that_does_not_pull(client: LanguageClient, tmp_path):

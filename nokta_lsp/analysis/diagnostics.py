@@ -222,11 +222,7 @@ class PublishedDiagnostics:
             self.confident += sign * sum(found.confident_count for found in lines if found)
 
     def typed_without(self, limit: int | None, turkish_words: int) -> bool:
-        """Whether the document gets one diagnostic for the whole of it (``TYPED_WITHOUT_SHARE``)."""
-        confident = self.confident
-        if limit is None or confident <= limit:
-            return False
-        return confident >= TYPED_WITHOUT_SHARE * (confident + turkish_words)
+        return typed_without(self.confident, turkish_words, limit)
 
     def _text(
         self,
@@ -257,6 +253,14 @@ class PublishedDiagnostics:
             parts.append((row, text))
             taken += len(shown)
         return ",".join(filter(None, (text for _, text in sorted(parts))))
+
+
+def typed_without(confident: int, turkish_words: int, limit: int | None) -> bool:
+    """Whether a document with ``confident`` findings and ``turkish_words`` words typed with a
+    Turkish letter gets one diagnostic for the whole of it (``TYPED_WITHOUT_SHARE``)."""
+    if limit is None or confident <= limit:
+        return False
+    return confident >= TYPED_WITHOUT_SHARE * (confident + turkish_words)
 
 
 def document_diagnostic_json(words: int, first_line: str, codec: Codec) -> str:

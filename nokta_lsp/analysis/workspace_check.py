@@ -2,7 +2,9 @@
 finds it (the format's masker reading directives and the configuration's
 ``ignore-regex``; ``nokta: ignore`` for the whole file), their suggestions asked of the
 model's look-ahead in large batches into the run's own cache (the open documents' cache
-keeps their lines), their findings serialised as diagnostics. No protocol types here.
+keeps their lines), their findings serialised as diagnostics: as for an open document, at
+most ``maxDiagnostics`` (the first from the top), or one for the whole file when most of it
+is typed without Turkish letters. No protocol types here.
 
 The run is lent to the worker one ``step`` at a time. A step returns as soon as a
 document's analysis is waiting (so an edit waits at most for one file to be read and
@@ -23,6 +25,7 @@ from dataclasses import dataclass, replace
 
 from nokta_model.check.findings import (
     CheckOptions,
+    Finding,
     SuggestionCache,
     line_findings,
     model_input,
@@ -35,8 +38,9 @@ from nokta_model.pipeline import document_lines
 from nokta_model.prose import Masker
 from nokta_model.prose.directives import document_ignores
 
-from .diagnostics import diagnostics_json_text
+from .diagnostics import diagnostics_json_text, document_diagnostic_json, typed_without
 from .documents import Codec
+from .incremental import turkish_words
 from .lookahead import LookAhead
 from .model import Model
 from .worker import AHEAD_LINES, POLL_S, ahead_rows
@@ -88,8 +92,9 @@ class WorkspaceRun:
     """The files of one workspace check, lent to the worker a step at a time; the loop
     takes the reports done between steps."""
 
-    def __init__(self, checks: list[FileCheck], model: Model, codec: Codec, severity: str) -> None:
+    def __init__(self, checks: list[FileCheck], model: Model, codec: Codec, severity: str, limit: int) -> None:
         self.model, self.codec, self.severity = model, codec, severity
+        self.limit = limit  # diagnostics a file's report holds at most (``maxDiagnostics``)
         self.todo = deque(checks)
         self.read: deque[_Read] = deque()
         self.done: list[FileReport] = []
@@ -153,13 +158,26 @@ class WorkspaceRun:
     def _finish(self, read: _Read) -> FileReport:
         self._texts_read -= len(read.texts)
         suggestions = suggestions_for(read.texts, self.model.restorer, self.cache)
-        parts, count = [], 0
-        for row, (text, found) in enumerate(zip(read.texts, suggestions, strict=True)):
-            findings = line_findings(row, text, found, read.options)
-            if findings:
-                parts.append(diagnostics_json_text(findings, read.lines[row], self.codec, self.severity))
-                count += len(findings)
-        return file_report(read.check, ",".join(parts), count)
+        found = [
+            findings
+            for row, (text, suggested) in enumerate(zip(read.texts, suggestions, strict=True))
+            if (findings := line_findings(row, text, suggested, read.options))
+        ]
+        return file_report(read.check, self._diagnostics(read, found), sum(map(len, found)))
+
+    def _diagnostics(self, read: _Read, found: list[tuple[Finding, ...]]) -> str:
+        """The diagnostics of a file's findings (per line with any): at most ``limit``."""
+        confident = sum(finding.confident for findings in found for finding in findings)
+        if typed_without(confident, sum(map(turkish_words, read.texts)), self.limit):
+            return document_diagnostic_json(confident, read.lines[0] if read.lines else "", self.codec)
+        parts, left = [], self.limit
+        for findings in found:
+            shown = findings[:left]
+            if not shown:
+                break
+            parts.append(diagnostics_json_text(shown, read.lines[shown[0].line], self.codec, self.severity))
+            left -= len(shown)
+        return ",".join(parts)
 
 
 class WorkspaceReports:

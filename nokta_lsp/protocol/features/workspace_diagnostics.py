@@ -110,7 +110,7 @@ async def check_workspace(ls: NoktaServer, reported: Callable[[list[FileReport]]
         checks, known, open_uris = await _checks(ls, listing)
         reported(known)
         done = list(known)
-        run = WorkspaceRun(checks, model, session.codec, session.settings.severity)
+        run = WorkspaceRun(checks, model, session.codec, session.settings.severity, session.settings.maxDiagnostics)
         progress = _Progress(ls, len(checks))
         try:
             while True:
@@ -160,7 +160,7 @@ async def _checks(ls: NoktaServer, listing: Listing) -> tuple[list[FileCheck], l
         uri = from_fs_path(str(file.path)) or file.path.as_uri()
         ignore_regex = session.workspace.config_of(uri).ignore_regex
         options = session.options_for(uri)  # the configuration's thresholds and words with the settings'
-        key = (masker, ignore_regex, options, settings.severity, session.codec.encoding)
+        key = (masker, ignore_regex, options, settings.severity, settings.maxDiagnostics, session.codec.encoding)
         report = session.workspace_reports.reports.get(uri)
         if report is not None and report.stamp == file.stamp and report.key == key:
             known.append(report)
