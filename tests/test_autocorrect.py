@@ -103,6 +103,18 @@ async def test_a_correction_the_editor_dropped_is_no_undo():
         await server.stop()
 
 
+async def test_a_correction_undone_in_the_same_notification_is_an_undo():
+    server, editor = await typist()
+    try:
+        edits = await editor.type("cok ", apply_edits=False)
+        undo = [{"range": {"start": editor.position(0), "end": editor.position(3)}, "newText": "cok"}]
+        editor.change_in_steps([edits, undo])  # applied and undone at once: one notification (Neovim)
+        await editor.type("guzel ")
+        assert editor.text == "cok güzel "
+    finally:
+        await server.stop()
+
+
 async def test_an_acronym_keeps_its_letters_as_you_type_but_in_a_headline():
     server, editor = await typist()
     try:

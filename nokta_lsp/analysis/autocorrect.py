@@ -185,8 +185,8 @@ class Autocorrector:
         )
 
     def note_applied(self, lines: Sequence[str]) -> None:
-        """Called with the document after each change: the corrections answered that it
-        shows were made. The others were dropped by the editor (or are on their way) and
+        """Called with the document after each change it takes: the corrections answered
+        that it shows were made. The others were dropped by the editor (or are on their way) and
         are forgotten at the next trigger."""
         if self.answered:
             self.made = (self.made + [c for c in self.answered if still_reads(lines, applied(c))])[-REMEMBERED:]

@@ -10,6 +10,7 @@ range instead of failing.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,8 +112,16 @@ class Document:
         self.size = len(text)
         self.version = version
 
-    def change(self, version: int, changes: list[tuple[Any, str]], codec: Codec) -> None:
+    def change(
+        self,
+        version: int,
+        changes: list[tuple[Any, str]],
+        codec: Codec,
+        seen: Callable[[Sequence[str]], None] | None = None,
+    ) -> None:
         """Apply ``(range | None, text)`` changes in order; a None range replaces everything.
+        ``seen`` is shown the lines after each change (an editor may send an edit and its
+        undo in one notification).
 
         A range is anything with ``start``/``end`` positions in client units.
         """
@@ -121,13 +130,15 @@ class Document:
             if change_range is None:
                 self.replace_all(text, version)
                 self.edited_line = None
-                continue
-            start, end = self.clamp_range(change_range, codec)
-            self.apply_edit(start, end, text)
-            self.edited_line = min(start, end)[0]
-            if len(changes) == 1 and typed(start, end, text):
-                line, column = min(start, end)
-                self.cursor = (line, column + len(text))
+            else:
+                start, end = self.clamp_range(change_range, codec)
+                self.apply_edit(start, end, text)
+                self.edited_line = min(start, end)[0]
+                if len(changes) == 1 and typed(start, end, text):
+                    line, column = min(start, end)
+                    self.cursor = (line, column + len(text))
+            if seen is not None:
+                seen(self.lines)
         self.version = version
 
     def apply_edit(self, start: tuple[int, int], end: tuple[int, int], text: str) -> None:

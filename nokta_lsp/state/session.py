@@ -180,8 +180,7 @@ class Session:
     def change(self, uri: str, version: int, changes: list[tuple[Any, str]]) -> None:
         record = self.documents.get(uri)
         if record is not None:
-            record.document.change(version, changes, self.codec)
-            record.autocorrector.note_applied(record.document.lines)
+            record.document.change(version, changes, self.codec, record.autocorrector.note_applied)
 
     @on_loop
     def close(self, uri: str) -> OpenDocument | None:

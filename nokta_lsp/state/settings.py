@@ -117,9 +117,10 @@ DESCRIPTIONS: dict[str, tuple[str, Any]] = {
     "maxDiagnostics": (
         "At most this many diagnostics are published per document (pushed or pulled): those of the lines "
         "shown (as the editor's inlay-hint requests name them) nearest the last edit, then the rest nearest "
-        "it; of a workspace file not open, the first from its top. Past it, a document where most words that need a Turkish letter were typed without one gets "
-        "a single diagnostic at its top instead, whose fix restores the whole document. Hover, code actions "
-        "and the restore commands still see every finding.",
+        "it; of a workspace file not open, the first from its top. Past it, a document where most words "
+        "that need a Turkish letter were typed without one gets a single diagnostic at its top instead, "
+        "whose fix restores the whole document. Hover, code actions and the restore commands still see "
+        "every finding.",
         500,
     ),
     "autocorrect": (

@@ -29,10 +29,17 @@ class Editor:
 
     def change(self, edits: list[dict[str, Any]]) -> None:
         """Apply ``edits`` (ranges in this version) and send them as one didChange."""
-        self.text = apply_edits(self.text, edits, self.encoding)
+        self.change_in_steps([edits])
+
+    def change_in_steps(self, steps: list[list[dict[str, Any]]]) -> None:
+        """Apply each step's edits in turn and send them all as one didChange, as an editor
+        that gathers its changes for a while sends them (Neovim)."""
+        changes = []
+        for edits in steps:
+            self.text = apply_edits(self.text, edits, self.encoding)
+            last_first = sorted(edits, key=lambda e: (e["range"]["start"]["line"], e["range"]["start"]["character"]))
+            changes += [{"range": edit["range"], "text": edit["newText"]} for edit in last_first[::-1]]
         self.version += 1
-        last_first = sorted(edits, key=lambda e: (e["range"]["start"]["line"], e["range"]["start"]["character"]))[::-1]
-        changes = [{"range": edit["range"], "text": edit["newText"]} for edit in last_first]
         self.server.notify(
             "textDocument/didChange",
             {"textDocument": {"uri": self.uri, "version": self.version}, "contentChanges": changes},
@@ -73,9 +80,10 @@ class Editor:
 class Typist(Editor):
     """Types at the end of the document; after a trigger character, asks for on-type edits and applies them."""
 
-    async def type(self, text: str, *, apply_edits: bool = True) -> None:
+    async def type(self, text: str, *, apply_edits: bool = True) -> list[dict[str, Any]]:
         """Types ``text``; with ``apply_edits`` False the on-type edits are dropped, as VS Code
-        drops those that arrive after the writer typed on."""
+        drops those that arrive after the writer typed on. Returns the last trigger's edits."""
+        answered: list[dict[str, Any]] = []
         for char in text:
             end = self.position(len(self.text))
             self.change([{"range": {"start": end, "end": end}, "newText": char}])
@@ -89,5 +97,7 @@ class Typist(Editor):
                         "options": {"tabSize": 4, "insertSpaces": True},
                     },
                 )
+                answered = edits or []
                 if edits and apply_edits:
                     self.change(edits)
+        return answered
