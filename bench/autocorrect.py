@@ -149,6 +149,7 @@ class InProcess:
             line = lines[change.line]
             lines[change.line] = line[: change.start] + change.new_text + line[change.end :]
             self.written = self.written | {change.new_text}
+        corrector.note_applied(lines)  # the editor's change reaches the server
 
 
 def typed_texts(typed_lines: Sequence[str], restorer, cache) -> list[str]:
@@ -160,7 +161,7 @@ def typed_texts(typed_lines: Sequence[str], restorer, cache) -> list[str]:
     from nokta_model.prose import PLAIN
 
     context = Context(PLAIN, CheckOptions(), "information", Codec(), restorer, cache)
-    texts, state = [], (PLAIN.start, None)
+    texts, state = [], PLAIN.start
     for typed in typed_lines:
         prefix = ""
         for piece in pieces(typed):
