@@ -221,9 +221,6 @@ class PublishedDiagnostics:
             self.count += sign * sum(map(len, lines))
             self.confident += sign * sum(found.confident_count for found in lines if found)
 
-    def typed_without(self, limit: int | None, turkish_words: int) -> bool:
-        return typed_without(self.confident, turkish_words, limit)
-
     def _text(
         self,
         lines: Sequence[str],
@@ -234,7 +231,7 @@ class PublishedDiagnostics:
         focus: Focus | None,
         turkish_words: int,
     ) -> str:
-        if self.typed_without(limit, turkish_words):
+        if typed_without(self.confident, turkish_words, limit):
             return document_diagnostic_json(self.confident, lines[0] if lines else "", codec)
         findings, texts = self.findings, self._texts
         rows = list(itertools.compress(itertools.count(), findings))

@@ -168,7 +168,8 @@ class WorkspaceRun:
     def _diagnostics(self, read: _Read, found: list[tuple[Finding, ...]]) -> str:
         """The diagnostics of a file's findings (per line with any): at most ``limit``."""
         confident = sum(finding.confident for findings in found for finding in findings)
-        if typed_without(confident, sum(map(turkish_words, read.texts)), self.limit):
+        # the words typed with a Turkish letter are counted only for a file over the limit
+        if confident > self.limit and typed_without(confident, sum(map(turkish_words, read.texts)), self.limit):
             return document_diagnostic_json(confident, read.lines[0] if read.lines else "", self.codec)
         parts, left = [], self.limit
         for findings in found:

@@ -37,8 +37,9 @@ class Editor:
         changes = []
         for edits in steps:
             self.text = apply_edits(self.text, edits, self.encoding)
-            last_first = sorted(edits, key=lambda e: (e["range"]["start"]["line"], e["range"]["start"]["character"]))
-            changes += [{"range": edit["range"], "text": edit["newText"]} for edit in last_first[::-1]]
+            first_first = sorted(edits, key=lambda e: (e["range"]["start"]["line"], e["range"]["start"]["character"]))
+            last_first = first_first[::-1]
+            changes += [{"range": edit["range"], "text": edit["newText"]} for edit in last_first]
         self.version += 1
         self.server.notify(
             "textDocument/didChange",
